@@ -1,0 +1,14 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace spanscope::app::cli {
+
+// `spanscope-cli summary FILE... [--format text|json|csv]`.
+// Exit codes: 0 all files summarized, 1 some file could not be read (the others are still
+// summarized), 2 usage error.
+int runSummary(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace spanscope::app::cli

@@ -1,0 +1,148 @@
+#pragma once
+// The in-memory profile: one run, its ranks, regions and every recorded call, stored as
+// columns. Built by a reader on a worker thread, then published as
+// std::shared_ptr<const Capture> and never changed again (any thread may read it).
+
+#include "metadata.h"
+#include "string_table.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spanscope::model {
+
+enum class StorageLayout {
+    PerRankGroups, // schema 1: /rank<N>/regions/<name>/
+    Columnar,      // schemas 2 and 3: shared /events columns addressed by an index
+    Aggregate,     // schemas 2 and 3 written in aggregation mode: no per-call data
+};
+
+const char* storageLayoutName(StorageLayout layout);
+
+// Statistics the writer stored for one index row (schema 2/3 `summary_statistics`).
+// All ns, m2 in ns².
+struct StoredSummary
+{
+    int64_t total = 0, minimum = 0, maximum = 0, first = 0, last = 0;
+    int64_t startMinimum = 0, endMaximum = 0;
+    uint64_t gpuCount = 0;
+    int64_t gpuTotal = 0;
+    double mean = 0.0, m2 = 0.0;
+};
+
+// Statistics of an aggregate-only row: all that is known about its calls. ns.
+struct AggregateStats
+{
+    uint64_t count = 0;
+    int64_t total = 0, minimum = 0, maximum = 0, exclusive = 0;
+};
+
+// One (region, rank) pair and the slice of the event columns holding its calls.
+struct RegionRow
+{
+    uint32_t region = 0;  // index into Capture::regionNames
+    int32_t rank = 0;     // MPI rank
+    uint64_t offset = 0;  // first call in Capture::events
+    uint64_t count = 0;   // number of calls (0 for aggregate rows)
+    NameId sourceFile;    // empty = unknown
+    NameId sourceText;    // empty = unknown
+    int64_t sourceLine = -1; // -1 = unknown
+    std::vector<NameId> tags;
+    int64_t storedExclusive = -1; // writer-computed exclusive ns, -1 = not stored
+    std::optional<StoredSummary> stored;
+    std::optional<AggregateStats> aggregate;
+};
+
+// A row of the file's thread_table. Times in ns on the events' clock; -1 = unknown.
+struct ThreadInfo
+{
+    int32_t rank = 0;
+    int64_t index = 0, ident = 0, nativeId = 0;
+    bool daemon = false;
+    NameId name;
+    int64_t startNs = -1, endNs = -1, cpuNs = -1;
+};
+
+// A row of the file's task_table (async tasks, greenlets). ns; -1 = unknown/not done.
+struct TaskInfo
+{
+    int32_t rank = 0;
+    int64_t index = 0, threadIndex = -1, createdNs = -1, doneNs = -1, steps = 0;
+    int64_t runningNs = 0, suspendedNs = 0;
+    NameId kind, name, coroName;
+};
+
+// Every call of the run, row after row. start/end always exist; the optional columns are
+// empty when the source did not record them ("absent" is not "no value").
+struct EventColumns
+{
+    std::vector<int64_t> start; // ns, writer's monotonic clock
+    std::vector<int64_t> end;   // ns; end < start marks a call that never closed
+    std::vector<int64_t> gpu;   // device ns; < 0 = no value
+    std::vector<int64_t> callIds, parentIds; // unique within a rank only; -1 = none
+    std::vector<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
+    std::vector<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
+    std::vector<int64_t> awaitNs;   // ns the call's task was suspended inside the call
+    std::vector<uint16_t> depth;    // nesting depth, filled by computeNesting()
+
+    size_t size() const { return start.size(); }
+    bool hasGpu() const { return !gpu.empty(); }
+    bool hasThreads() const { return !threadIds.empty(); }
+    bool hasTasks() const { return !taskIds.empty(); }
+    bool hasAwait() const { return !awaitNs.empty(); }
+};
+
+// Something odd the user should know about; the capture is still usable.
+struct Warning
+{
+    std::string message;
+    std::string object; // HDF5 object or region it concerns, may be empty
+};
+
+// The exclusive time of a row on one lane (thread or task), filled by computeNesting()
+// when the events carry thread or task ids.
+struct LaneExclusive
+{
+    uint32_t row = 0;
+    int64_t lane = -1; // task id if >= 0; -2 - thread id for threads; -1 = unknown lane
+    int64_t exclusiveNs = 0;
+};
+
+struct Capture
+{
+    std::string sourcePath;
+    int schema = 0;                 // 1, 2 or 3
+    StorageLayout layout = StorageLayout::Columnar;
+    bool eventDataAvailable = true; // false for aggregate files
+
+    StringTable strings;
+    std::vector<NameId> regionNames; // region id -> name
+    std::vector<RegionRow> rows;
+    EventColumns events;
+    std::vector<int32_t> ranks;      // ranks that recorded something, ascending
+    int32_t numRanks = 0;            // as the format defines it (mpi_size may exceed ranks seen)
+    std::vector<ThreadInfo> threads;
+    std::vector<TaskInfo> tasks;
+    Metadata metadata;
+    std::vector<Warning> warnings;
+
+    // Filled by computeNesting(): exclusive ns per row (-1 until computed).
+    std::vector<int64_t> rowExclusive;
+    std::vector<LaneExclusive> laneExclusive;
+    bool nestingComputed = false;
+
+    const std::string& regionName(uint32_t region) const
+    {
+        return strings.text(regionNames[region]);
+    }
+    // The thread_table row for (rank, index), or nullptr.
+    const ThreadInfo* thread(int32_t rank, int64_t index) const;
+    const TaskInfo* task(int32_t rank, int64_t index) const;
+
+    // Bytes held by the event columns and tables (for memory figures).
+    size_t residentBytes() const;
+};
+
+} // namespace spanscope::model

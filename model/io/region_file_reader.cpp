@@ -1,0 +1,79 @@
+#include "region_file_reader.h"
+
+#include "reader_parts.h"
+
+
+namespace spanscope::model::io {
+
+namespace {
+
+// Reads and validates the root attribute `scope_profiler_schema`; absent means schema 1.
+Result<int> detectSchema(const H5File& file)
+{
+    const char* kAttribute = "scope_profiler_schema";
+    if (!file.hasAttribute("/", kAttribute))
+        return 1;
+    const std::string where = std::string("attribute '") + kAttribute + "' of /";
+    H5Handle attr(H5Aopen_by_name(file.id(), "/", kAttribute, H5P_DEFAULT, H5P_DEFAULT));
+    H5Handle type(H5Aget_type(attr.get()));
+    H5Handle space(H5Aget_space(attr.get()));
+    if (H5Tget_class(type.get()) != H5T_INTEGER)
+        return file.error(ErrorCode::WrongType,
+                          "the schema version must be an integer (found a string, float or "
+                          "boolean)",
+                          where);
+    if (H5Sget_simple_extent_npoints(space.get()) != 1)
+        return file.error(ErrorCode::WrongType, "the schema version must be a single integer",
+                          where);
+    int64_t version = 0;
+    if (H5Aread(attr.get(), H5T_NATIVE_INT64, &version) < 0)
+        return file.error(ErrorCode::Corrupt, "cannot read (" + H5File::hdf5Message() + ")", where);
+    if (version < 1)
+        return file.error(ErrorCode::InvalidSchema,
+                          "schema version " + std::to_string(version) + " is invalid: it must be positive",
+                          where);
+    if (version > kNewestSchema)
+        return file.error(ErrorCode::UnsupportedSchema,
+                          "written with schema version " + std::to_string(version)
+                              + ", newer than this spanscope reads (up to "
+                              + std::to_string(kNewestSchema)
+                              + "); upgrade spanscope to open it",
+                          where);
+    return int(version);
+}
+
+} // namespace
+
+Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, LoadControl* control)
+{
+    return readRegionFile(path, ProgressRange(control, 0.0, 1.0));
+}
+
+Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, const ProgressRange& progress)
+{
+    auto opened = H5File::open(path);
+    if (!opened)
+        return opened.error();
+    const H5File& file = opened.value();
+    auto schema = detectSchema(file);
+    if (!schema)
+        return schema.error();
+
+    auto capture = std::make_shared<Capture>();
+    capture->sourcePath = path;
+    capture->schema = schema.value();
+
+    readMetadata(file, *capture);
+    Status status = capture->schema == 1 ? readPerRankGroups(file, *capture, progress.sub(0, 0.95))
+                                         : readColumnar(file, *capture, progress.sub(0, 0.95));
+    if (!status)
+        return status.error();
+    if (auto tables = readLaneTables(file, *capture); !tables)
+        return tables.error();
+    checkEvents(*capture);
+    capture->rowExclusive.assign(capture->rows.size(), -1);
+    progress.report(1.0);
+    return capture;
+}
+
+} // namespace spanscope::model::io

@@ -1,0 +1,316 @@
+#include "summary_report.h"
+
+#include "duration_format.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+namespace spanscope::model::report {
+
+namespace {
+
+std::string displayName(const std::string& name)
+{
+    return name.empty() ? "(unnamed)" : name;
+}
+
+void writeStats(JsonWriter& json, const RegionStats& s)
+{
+    json.field("calls", s.calls);
+    json.field("unclosed", s.unclosed);
+    json.field("summary_only", s.summaryOnly);
+    json.field("total_ns", s.total);
+    json.field("mean_ns", s.mean);
+    json.field("min_ns", s.minimum);
+    json.field("max_ns", s.maximum);
+    json.field("std_ns", s.stddev);
+    if (s.summaryOnly) {
+        json.key("first_duration_ns"), json.null();
+        json.key("last_duration_ns"), json.null();
+    } else {
+        json.field("first_duration_ns", s.first);
+        json.field("last_duration_ns", s.last);
+    }
+    json.field("p50_ns", s.p50);
+    json.field("p95_ns", s.p95);
+    json.field("p99_ns", s.p99);
+    json.field("exclusive_ns", s.exclusive);
+    if (s.summaryOnly) {
+        json.key("start_min_ns"), json.null();
+        json.key("end_max_ns"), json.null();
+    } else {
+        json.field("start_min_ns", s.startMin);
+        json.field("end_max_ns", s.endMax);
+    }
+    json.field("gpu_calls", s.gpuCalls);
+    json.field("gpu_total_ns", s.gpuTotal);
+    json.field("await_ns", s.awaitTotal);
+}
+
+void writeMetadataValue(JsonWriter& json, const MetadataValue& v)
+{
+    switch (v.kind) {
+    case MetadataValue::Kind::Integer: json.value(v.integer); break;
+    case MetadataValue::Kind::Float: json.value(v.number); break;
+    case MetadataValue::Kind::Bool: json.value(v.flag); break;
+    case MetadataValue::Kind::StringList:
+        json.beginArray();
+        for (const auto& item : v.list)
+            json.value(item);
+        json.endArray();
+        break;
+    case MetadataValue::Kind::String:
+    case MetadataValue::Kind::Other: json.value(v.text); break;
+    }
+}
+
+template <typename T>
+std::string optionalText(const std::optional<T>& value)
+{
+    if (!value)
+        return {};
+    if constexpr (std::is_floating_point_v<T>) {
+        char buffer[32];
+        const auto r = std::to_chars(buffer, buffer + sizeof buffer, *value);
+        return std::string(buffer, r.ptr);
+    } else {
+        return std::to_string(*value);
+    }
+}
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    return quoted + "\"";
+}
+
+// Text table with columns right-aligned except the first.
+class TextTable
+{
+public:
+    explicit TextTable(std::vector<std::string> header) { m_rows.push_back(std::move(header)); }
+    void add(std::vector<std::string> row) { m_rows.push_back(std::move(row)); }
+    std::string render() const
+    {
+        std::vector<size_t> widths(m_rows.front().size(), 0);
+        for (const auto& row : m_rows)
+            for (size_t c = 0; c < row.size(); ++c)
+                widths[c] = std::max(widths[c], displayWidth(row[c]));
+        std::string out;
+        for (size_t r = 0; r < m_rows.size(); ++r) {
+            for (size_t c = 0; c < m_rows[r].size(); ++c) {
+                const auto& cell = m_rows[r][c];
+                const std::string pad(widths[c] - displayWidth(cell), ' ');
+                if (c)
+                    out += "  ";
+                out += c == 0 ? cell + pad : pad + cell;
+            }
+            while (!out.empty() && out.back() == ' ')
+                out.pop_back();
+            out += '\n';
+            if (r == 0) {
+                size_t width = 0;
+                for (const auto w : widths)
+                    width += w + 2;
+                out += std::string(width - 2, '-') + '\n';
+            }
+        }
+        return out;
+    }
+
+private:
+    // Code points, not bytes, so "µs" lines up.
+    static size_t displayWidth(const std::string& text)
+    {
+        return size_t(std::count_if(text.begin(), text.end(),
+                                    [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    }
+    std::vector<std::vector<std::string>> m_rows;
+};
+
+std::string durationCell(const std::optional<double>& ns)
+{
+    return ns ? formatDuration(*ns) : "-";
+}
+
+std::vector<std::string> statsCells(const RegionStats& s)
+{
+    const bool hasCalls = s.closedCalls() > 0;
+    auto d = [&](double ns) { return hasCalls ? formatDuration(ns) : std::string("-"); };
+    std::string calls = std::to_string(s.calls);
+    if (s.unclosed)
+        calls += " (" + std::to_string(s.unclosed) + " open)";
+    return {calls,
+            d(double(s.total)),
+            d(s.mean),
+            d(double(s.minimum)),
+            d(double(s.maximum)),
+            hasCalls ? durationCell(s.stddev) : "-",
+            hasCalls ? durationCell(s.p50) : "-",
+            hasCalls ? durationCell(s.p95) : "-",
+            hasCalls ? durationCell(s.p99) : "-",
+            s.exclusive ? formatDuration(double(*s.exclusive)) : "-",
+            s.gpuTotal ? formatDuration(double(*s.gpuTotal)) : "-"};
+}
+
+std::vector<std::string> withFirst(std::vector<std::string> first, std::vector<std::string> rest)
+{
+    first.insert(first.end(), rest.begin(), rest.end());
+    return first;
+}
+
+const std::vector<std::string> kStatHeader = {"Calls", "Total", "Mean", "Min", "Max", "Std",
+                                              "p50",   "p95",   "p99",  "Exclusive", "GPU"};
+
+} // namespace
+
+std::string summaryText(const SummaryInput& input)
+{
+    const auto& capture = input.capture;
+    const auto& summary = input.summary;
+    std::ostringstream out;
+    out << capture.sourcePath << "\n";
+    out << "  schema " << capture.schema << ", " << storageLayoutName(capture.layout) << " layout, "
+        << capture.numRanks << (capture.numRanks == 1 ? " rank" : " ranks") << ", "
+        << capture.regionNames.size() << " regions, " << capture.events.size() << " calls\n";
+    if (!capture.eventDataAvailable)
+        out << "  summary-only file: no per-call data, percentiles and std unavailable\n";
+    for (const auto& warning : capture.warnings)
+        out << "  warning: " << warning.message << "\n";
+    out << "\n";
+
+    TextTable pooled(withFirst({"Region"}, kStatHeader));
+    for (const uint32_t region : summary.regionOrder)
+        pooled.add(withFirst({displayName(capture.regionName(region))}, statsCells(summary.pooled[region])));
+    out << pooled.render();
+
+    if (capture.ranks.size() > 1) {
+        out << "\nPer rank\n";
+        TextTable perRank(withFirst({"Region", "Rank"}, kStatHeader));
+        for (const uint32_t r : summary.rowOrder) {
+            const auto& row = capture.rows[r];
+            perRank.add(withFirst({displayName(capture.regionName(row.region)), std::to_string(row.rank)},
+                                  statsCells(summary.perRow[r])));
+        }
+        out << perRank.render();
+    }
+    return out.str();
+}
+
+void summaryJson(const SummaryInput& input, JsonWriter& json)
+{
+    const auto& capture = input.capture;
+    const auto& summary = input.summary;
+    json.beginObject();
+    json.field("file", capture.sourcePath);
+    json.field("schema", capture.schema);
+    json.field("layout", storageLayoutName(capture.layout));
+    json.field("event_data_available", capture.eventDataAvailable);
+    json.field("num_ranks", int64_t(capture.numRanks));
+    json.key("ranks");
+    json.beginArray();
+    for (const int32_t rank : capture.ranks)
+        json.value(int64_t(rank));
+    json.endArray();
+    json.key("metadata");
+    json.beginObject();
+    for (const auto& entry : capture.metadata) {
+        json.key(entry.key);
+        writeMetadataValue(json, entry.value);
+    }
+    json.endObject();
+    json.key("warnings");
+    json.beginArray();
+    for (const auto& warning : capture.warnings)
+        json.value(warning.message);
+    json.endArray();
+
+    json.key("regions");
+    json.beginArray();
+    for (const uint32_t r : summary.rowOrder) {
+        const auto& row = capture.rows[r];
+        json.beginObject();
+        json.field("name", capture.regionName(row.region));
+        json.field("rank", int64_t(row.rank));
+        writeStats(json, summary.perRow[r]);
+        json.field("source_file", capture.strings.text(row.sourceFile));
+        json.field("source_line", row.sourceLine);
+        json.key("tags");
+        json.beginArray();
+        for (const auto tag : row.tags)
+            json.value(capture.strings.text(tag));
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
+
+    json.key("pooled");
+    json.beginArray();
+    for (const uint32_t region : summary.regionOrder) {
+        json.beginObject();
+        json.field("name", capture.regionName(region));
+        json.field("ranks", uint64_t(summary.rowsOfRegion[region].size()));
+        writeStats(json, summary.pooled[region]);
+        json.field("imbalance_pct", summary.pooled[region].imbalancePercent);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+}
+
+std::string summaryCsvHeader()
+{
+    return "file,name,rank,calls,unclosed,total_ns,mean_ns,min_ns,max_ns,std_ns,"
+           "first_duration_ns,last_duration_ns,p50_ns,p95_ns,p99_ns,exclusive_ns,"
+           "start_min_ns,end_max_ns,gpu_calls,gpu_total_ns,await_ns\n";
+}
+
+std::string summaryCsvRows(const SummaryInput& input)
+{
+    const auto& capture = input.capture;
+    std::string out;
+    for (const uint32_t r : input.summary.rowOrder) {
+        const auto& row = capture.rows[r];
+        const auto& s = input.summary.perRow[r];
+        const bool perCall = !s.summaryOnly;
+        const std::vector<std::string> cells = {
+            csvField(capture.sourcePath),
+            csvField(capture.regionName(row.region)),
+            std::to_string(row.rank),
+            std::to_string(s.calls),
+            std::to_string(s.unclosed),
+            std::to_string(s.total),
+            optionalText(std::optional<double>(s.mean)),
+            std::to_string(s.minimum),
+            std::to_string(s.maximum),
+            optionalText(s.stddev),
+            perCall ? std::to_string(s.first) : std::string(),
+            perCall ? std::to_string(s.last) : std::string(),
+            optionalText(s.p50),
+            optionalText(s.p95),
+            optionalText(s.p99),
+            optionalText(s.exclusive),
+            perCall ? std::to_string(s.startMin) : std::string(),
+            perCall ? std::to_string(s.endMax) : std::string(),
+            optionalText(s.gpuCalls),
+            optionalText(s.gpuTotal),
+            optionalText(s.awaitTotal)};
+        for (size_t c = 0; c < cells.size(); ++c) {
+            if (c)
+                out += ',';
+            out += cells[c];
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace spanscope::model::report

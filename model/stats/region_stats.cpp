@@ -1,0 +1,187 @@
+#include "region_stats.h"
+
+#include "percentile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace spanscope::model {
+
+namespace {
+
+bool inThread(const EventColumns& events, uint64_t i, const std::optional<ThreadFilter>& thread)
+{
+    return !thread || (events.hasThreads() && events.threadIds[i] == thread->threadId);
+}
+
+// Summary-only rows: what the stored aggregates say, nothing more.
+RegionStats aggregateStats(const Capture& capture, std::span<const uint32_t> rows)
+{
+    RegionStats stats;
+    stats.summaryOnly = true;
+    int64_t exclusive = 0;
+    bool exclusiveKnown = true;
+    bool any = false;
+    for (const uint32_t r : rows) {
+        const auto& row = capture.rows[r];
+        if (!row.aggregate)
+            continue;
+        const auto& a = *row.aggregate;
+        stats.calls += a.count;
+        stats.total += a.total;
+        if (a.count > 0) {
+            stats.minimum = any ? std::min(stats.minimum, a.minimum) : a.minimum;
+            stats.maximum = any ? std::max(stats.maximum, a.maximum) : a.maximum;
+            any = true;
+        }
+        if (a.exclusive >= 0)
+            exclusive += a.exclusive;
+        else
+            exclusiveKnown = false;
+    }
+    stats.mean = stats.calls ? double(stats.total) / double(stats.calls) : 0.0;
+    if (exclusiveKnown)
+        stats.exclusive = exclusive;
+    return stats;
+}
+
+std::optional<int64_t> exclusiveOf(const Capture& capture, std::span<const uint32_t> rows,
+                                   const std::optional<ThreadFilter>& thread)
+{
+    if (thread) {
+        if (!capture.nestingComputed)
+            return std::nullopt;
+        int64_t sum = 0;
+        for (const auto& lane : capture.laneExclusive)
+            if (lane.lane == -2 - thread->threadId
+                && std::find(rows.begin(), rows.end(), lane.row) != rows.end())
+                sum += lane.exclusiveNs;
+        return sum;
+    }
+    int64_t sum = 0;
+    for (const uint32_t r : rows) {
+        if (capture.nestingComputed)
+            sum += capture.rowExclusive[r];
+        else if (capture.rows[r].storedExclusive >= 0)
+            sum += capture.rows[r].storedExclusive;
+        else
+            return std::nullopt;
+    }
+    return sum;
+}
+
+} // namespace
+
+std::vector<int64_t> closedDurations(const Capture& capture, std::span<const uint32_t> rows,
+                                     std::optional<ThreadFilter> thread)
+{
+    std::vector<int64_t> durations;
+    const auto& events = capture.events;
+    for (const uint32_t r : rows) {
+        const auto& row = capture.rows[r];
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+            if (events.end[i] >= events.start[i] && inThread(events, i, thread))
+                durations.push_back(events.end[i] - events.start[i]);
+    }
+    return durations;
+}
+
+RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t> rows,
+                               std::vector<int64_t>& scratch, std::optional<ThreadFilter> thread)
+{
+    if (capture.layout == StorageLayout::Aggregate)
+        return aggregateStats(capture, rows);
+
+    RegionStats stats;
+    const auto& events = capture.events;
+    scratch.clear();
+    int64_t firstStart = std::numeric_limits<int64_t>::max();
+    int64_t lastEnd = std::numeric_limits<int64_t>::min();
+    int64_t gpuTotal = 0, awaitTotal = 0;
+    uint64_t gpuCalls = 0;
+    stats.startMin = std::numeric_limits<int64_t>::max();
+    stats.endMax = std::numeric_limits<int64_t>::min();
+
+    for (const uint32_t r : rows) {
+        const auto& row = capture.rows[r];
+        bool rowHasFirst = false;
+        int64_t rowFirstStart = 0, rowFirst = 0, rowLast = 0;
+        int64_t rowLastEnd = std::numeric_limits<int64_t>::min();
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+            if (!inThread(events, i, thread))
+                continue;
+            ++stats.calls;
+            const int64_t start = events.start[i], end = events.end[i];
+            if (end < start) {
+                ++stats.unclosed;
+                continue;
+            }
+            const int64_t duration = end - start;
+            scratch.push_back(duration);
+            if (!rowHasFirst) {
+                rowHasFirst = true;
+                rowFirstStart = start;
+                rowFirst = duration;
+            }
+            rowLast = duration;
+            rowLastEnd = std::max(rowLastEnd, end);
+            stats.startMin = std::min(stats.startMin, start);
+            stats.endMax = std::max(stats.endMax, end);
+            if (events.hasGpu() && events.gpu[i] >= 0) {
+                ++gpuCalls;
+                gpuTotal += events.gpu[i];
+            }
+            if (events.hasAwait())
+                awaitTotal += events.awaitNs[i];
+        }
+        if (rowHasFirst) {
+            if (rowFirstStart < firstStart) {
+                firstStart = rowFirstStart;
+                stats.first = rowFirst;
+            }
+            if (rowLastEnd > lastEnd) {
+                lastEnd = rowLastEnd;
+                stats.last = rowLast;
+            }
+        }
+    }
+
+    const size_t n = scratch.size();
+    if (n == 0) {
+        stats.startMin = stats.endMax = 0;
+        stats.stddev = 0.0;
+        stats.p50 = stats.p95 = stats.p99 = 0.0;
+    } else {
+        int64_t total = 0, minimum = scratch.front(), maximum = scratch.front();
+        for (const int64_t d : scratch) {
+            total += d;
+            minimum = std::min(minimum, d);
+            maximum = std::max(maximum, d);
+        }
+        stats.total = total;
+        stats.minimum = minimum;
+        stats.maximum = maximum;
+        stats.mean = double(total) / double(n);
+        double m2 = 0.0;
+        for (const int64_t d : scratch) {
+            const double delta = double(d) - stats.mean;
+            m2 += delta * delta;
+        }
+        stats.stddev = std::sqrt(m2 / double(n));
+        const auto ps = percentilesOfUnsorted(scratch, {50.0, 95.0, 99.0});
+        stats.p50 = ps[0];
+        stats.p95 = ps[1];
+        stats.p99 = ps[2];
+    }
+    if (events.hasGpu() && gpuCalls > 0) {
+        stats.gpuCalls = gpuCalls;
+        stats.gpuTotal = gpuTotal;
+    }
+    if (events.hasAwait())
+        stats.awaitTotal = awaitTotal;
+    stats.exclusive = exclusiveOf(capture, rows, thread);
+    return stats;
+}
+
+} // namespace spanscope::model
