@@ -180,7 +180,7 @@ std::string summaryText(const SummaryInput& input)
     out << capture.sourcePath << "\n";
     out << "  schema " << capture.schema << ", " << storageLayoutName(capture.layout) << " layout, "
         << capture.numRanks << (capture.numRanks == 1 ? " rank" : " ranks") << ", "
-        << capture.regionNames.size() << " regions, " << capture.events.size() << " calls\n";
+        << capture.regionNames.size() << (capture.regionNames.size() == 1 ? " region, " : " regions, ") << capture.events.size() << " calls\n";
     if (!capture.eventDataAvailable)
         out << "  summary-only file: no per-call data, percentiles and std unavailable\n";
     for (const auto& warning : capture.warnings)

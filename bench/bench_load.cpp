@@ -1,0 +1,186 @@
+// Loading a 10 M-call region file against a plain HDF5 read of the same datasets.
+//
+// Counters (per case):
+//   ns_per_event       wall ns per call for the measured operation
+//   ratio_to_raw_read  measured time / plain H5Dread of the same event datasets, same run
+//   bytes_per_event    resident bytes per call held by the loaded capture (load cases)
+// Targets (issue "Foundation"): load <= 1.5x raw read, <= 24 bytes per call, the whole
+// summary (nesting, percentiles, exclusive, text report) <= 4x raw read.
+
+#include "bench_support.h"
+#include "model/capture_loader.h"
+#include "model/io/region_file_reader.h"
+#include "model/report/summary_report.h"
+#include "support/h5_builder.h"
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <vector>
+
+using namespace spanscope;
+
+namespace {
+
+constexpr int64_t kCalls = 10'000'000;
+constexpr int kChildRegions = 9; // each "step" holds one call of each child region
+
+// One rank; `step` calls each containing kChildRegions back-to-back child calls.
+void generate(std::vector<std::vector<int64_t>>& starts, std::vector<std::vector<int64_t>>& ends)
+{
+    const int64_t steps = kCalls / (kChildRegions + 1);
+    starts.assign(kChildRegions + 1, {});
+    ends.assign(kChildRegions + 1, {});
+    for (auto& v : starts)
+        v.reserve(size_t(steps));
+    for (auto& v : ends)
+        v.reserve(size_t(steps));
+    int64_t t = 1'000'000;
+    for (int64_t s = 0; s < steps; ++s) {
+        const int64_t stepStart = t;
+        t += 10;
+        for (int c = 1; c <= kChildRegions; ++c) {
+            const int64_t length = 50 + (s * 7 + c * 13) % 400;
+            starts[c].push_back(t);
+            ends[c].push_back(t + length);
+            t += length + 5;
+        }
+        starts[0].push_back(stepStart);
+        ends[0].push_back(t);
+        t += 20;
+    }
+}
+
+std::string regionName(int r)
+{
+    return r == 0 ? "step" : "child." + std::to_string(r);
+}
+
+std::string inputFile(int schema)
+{
+    const std::string path = bench::benchDir() + "/load-10M-schema" + std::to_string(schema) + ".h5";
+    if (std::filesystem::exists(path))
+        return path;
+    std::vector<std::vector<int64_t>> starts, ends;
+    generate(starts, ends);
+    const std::string partial = path + ".partial";
+    {
+        testing::H5Builder b(partial);
+        if (schema == 1) {
+            for (int r = 0; r <= kChildRegions; ++r) {
+                const std::string base = "/rank0/regions/" + regionName(r);
+                b.ints(base + "/start_times", starts[size_t(r)]);
+                b.ints(base + "/end_times", ends[size_t(r)]);
+            }
+        } else {
+            std::vector<testing::ColumnarRow> rows;
+            for (int r = 0; r <= kChildRegions; ++r)
+                rows.push_back({regionName(r), 0, std::move(starts[size_t(r)]), std::move(ends[size_t(r)])});
+            testing::writeColumnar(b, rows);
+        }
+    }
+    std::filesystem::rename(partial, path);
+    return path;
+}
+
+// The baseline: the event datasets read with plain H5Dread into fresh vectors.
+void rawRead(const std::string& path, int schema)
+{
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    std::vector<std::string> datasets;
+    if (schema == 1) {
+        for (int r = 0; r <= kChildRegions; ++r) {
+            datasets.push_back("/rank0/regions/" + regionName(r) + "/start_times");
+            datasets.push_back("/rank0/regions/" + regionName(r) + "/end_times");
+        }
+    } else {
+        datasets = {"/events/start_deltas", "/events/durations"};
+    }
+    for (const auto& name : datasets) {
+        hid_t ds = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+        hid_t space = H5Dget_space(ds);
+        std::vector<int64_t> values(size_t(H5Sget_simple_extent_npoints(space)));
+        H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+        benchmark::DoNotOptimize(values.data());
+        H5Sclose(space);
+        H5Dclose(ds);
+    }
+    H5Fclose(file);
+}
+
+void setCounters(benchmark::State& state, double baselineNs)
+{
+    const double perIteration = state.iterations() ? double(state.counters["total_ns"]) / double(state.iterations()) : 0;
+    state.counters.erase("total_ns");
+    state.counters["ns_per_event"] = perIteration / double(kCalls);
+    state.counters["ratio_to_raw_read"] = perIteration / baselineNs;
+    state.counters["raw_read_ms"] = baselineNs / 1e6;
+}
+
+void BM_RawRead(benchmark::State& state)
+{
+    const int schema = int(state.range(0));
+    const auto path = inputFile(schema);
+    double total = 0;
+    for (auto _ : state)
+        total += bench::bestOf(1, [&] { rawRead(path, schema); });
+    state.counters["ns_per_event"] = total / double(state.iterations()) / double(kCalls);
+}
+
+void BM_Load(benchmark::State& state)
+{
+    const int schema = int(state.range(0));
+    const auto path = inputFile(schema);
+    const double baseline = bench::bestOf(3, [&] { rawRead(path, schema); });
+    double total = 0;
+    double bytes = 0, rss = 0;
+    for (auto _ : state) {
+        const int64_t before = bench::residentBytes();
+        std::shared_ptr<model::Capture> capture;
+        total += bench::bestOf(1, [&] {
+            auto result = model::io::readRegionFile(path);
+            if (!result.ok())
+                state.SkipWithError(result.error().toString().c_str());
+            else
+                capture = std::move(result.value());
+        });
+        if (!capture)
+            break;
+        bytes = double(capture->residentBytes()) / double(kCalls);
+        rss = double(bench::residentBytes() - before) / double(kCalls);
+    }
+    state.counters["total_ns"] = total;
+    setCounters(state, baseline);
+    state.counters["bytes_per_event"] = bytes;
+    state.counters["rss_bytes_per_event"] = rss;
+}
+
+// What `spanscope-cli summary FILE` does: load, nesting, all statistics, the text report.
+void BM_Summary(benchmark::State& state)
+{
+    const int schema = int(state.range(0));
+    const auto path = inputFile(schema);
+    const double baseline = bench::bestOf(3, [&] { rawRead(path, schema); });
+    double total = 0;
+    for (auto _ : state) {
+        total += bench::bestOf(1, [&] {
+            auto loaded = model::loadCapture(path);
+            if (!loaded.ok()) {
+                state.SkipWithError(loaded.error().toString().c_str());
+                return;
+            }
+            const auto text = model::report::summaryText({*loaded.value().capture, *loaded.value().summary});
+            benchmark::DoNotOptimize(text.data());
+        });
+    }
+    state.counters["total_ns"] = total;
+    setCounters(state, baseline);
+}
+
+} // namespace
+
+BENCHMARK(BM_RawRead)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Load)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Summary)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,51 @@
+#pragma once
+// Small helpers shared by the model tests.
+
+#include "model/capture_loader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <string>
+
+namespace spanscope::testing {
+
+inline std::string dataFile(const char* relative)
+{
+    return std::string(SPANSCOPE_TEST_DATA) + "/" + relative;
+}
+
+// Index of the row for (region name, rank), or -1.
+inline int findRow(const model::Capture& capture, const std::string& region, int rank)
+{
+    for (size_t r = 0; r < capture.rows.size(); ++r)
+        if (capture.regionName(capture.rows[r].region) == region && capture.rows[r].rank == rank)
+            return int(r);
+    return -1;
+}
+
+// Region id for a name, or -1.
+inline int findRegion(const model::Capture& capture, const std::string& region)
+{
+    for (size_t i = 0; i < capture.regionNames.size(); ++i)
+        if (capture.regionName(uint32_t(i)) == region)
+            return int(i);
+    return -1;
+}
+
+inline bool hasWarningContaining(const model::Capture& capture, const std::string& text)
+{
+    for (const auto& w : capture.warnings)
+        if (w.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace spanscope::testing
+
+// Loads a file that must load; fails the test otherwise.
+#define SPANSCOPE_LOAD(var, path)                                                                  \
+    auto var##Result = spanscope::model::loadCapture(path);                                        \
+    QVERIFY2(var##Result.ok(),                                                                     \
+             var##Result.ok() ? "" : var##Result.error().toString().c_str());                     \
+    const auto& var = var##Result.value()
