@@ -29,10 +29,10 @@ const TaskInfo* Capture::task(int32_t rank, int64_t index) const
 }
 
 namespace {
-template <typename T>
-size_t bytesOf(const std::vector<T>& column)
+template <typename Vector>
+size_t bytesOf(const Vector& column)
 {
-    return column.capacity() * sizeof(T);
+    return column.capacity() * sizeof(typename Vector::value_type);
 }
 } // namespace
 

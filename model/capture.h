@@ -3,6 +3,7 @@
 // columns. Built by a reader on a worker thread, then published as
 // std::shared_ptr<const Capture> and never changed again (any thread may read it).
 
+#include "column.h"
 #include "metadata.h"
 #include "string_table.h"
 
@@ -78,14 +79,14 @@ struct TaskInfo
 // empty when the source did not record them ("absent" is not "no value").
 struct EventColumns
 {
-    std::vector<int64_t> start; // ns, writer's monotonic clock
-    std::vector<int64_t> end;   // ns; end < start marks a call that never closed
-    std::vector<int64_t> gpu;   // device ns; < 0 = no value
-    std::vector<int64_t> callIds, parentIds; // unique within a rank only; -1 = none
-    std::vector<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
-    std::vector<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
-    std::vector<int64_t> awaitNs;   // ns the call's task was suspended inside the call
-    std::vector<uint16_t> depth;    // nesting depth, filled by computeNesting()
+    Column<int64_t> start; // ns, writer's monotonic clock
+    Column<int64_t> end;   // ns; end < start marks a call that never closed
+    Column<int64_t> gpu;   // device ns; < 0 = no value
+    Column<int64_t> callIds, parentIds; // unique within a rank only; -1 = none
+    Column<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
+    Column<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
+    Column<int64_t> awaitNs;   // ns the call's task was suspended inside the call
+    Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
 
     size_t size() const { return start.size(); }
     bool hasGpu() const { return !gpu.empty(); }

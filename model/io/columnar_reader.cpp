@@ -228,7 +228,7 @@ Status readEventColumns(const H5File& file, bool deltas, const ProgressRange& pr
     struct Optional
     {
         const char* name;
-        std::vector<int64_t>* column;
+        Column<int64_t>* column;
     };
     const Optional optional[] = {{"gpu_durations", &events.gpu},   {"call_ids", &events.callIds},
                                  {"parent_ids", &events.parentIds}, {"thread_ids", &events.threadIds},

@@ -34,7 +34,7 @@ void collectRegions(const H5File& file, int32_t rank, const std::string& groupPa
 // Optional per-call column of schema 1: present in some regions only. Missing values -1.
 Status readOptionalColumn(const H5File& file, const std::vector<RegionGroup>& groups,
                           const std::vector<uint64_t>& offsets, uint64_t total,
-                          const char* dataset, std::vector<int64_t>& column)
+                          const char* dataset, Column<int64_t>& column)
 {
     for (size_t i = 0; i < groups.size(); ++i) {
         const std::string path = groups[i].path + "/" + dataset;

@@ -1,8 +1,8 @@
 #include "nesting.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
-#include <queue>
 #include <unordered_map>
 
 namespace spanscope::model {
@@ -11,12 +11,25 @@ namespace {
 
 using EventIndex = uint32_t;
 
-// Calls of one lane, gathered row after row; each row's calls form a run that is usually
-// already in (start asc, end desc) order.
-struct Lane
+// The calls of one row on one lane in (start asc, end desc) order: either a contiguous
+// slice of the event columns (the usual case: one lane, recorded in order, all closed) or
+// a gathered, sorted list of indices.
+struct Run
 {
-    std::vector<EventIndex> events;
-    std::vector<size_t> runStarts; // index into events where each run begins
+    uint32_t row = 0;
+    uint32_t order = 0;                  // position in input order, breaks ties
+    const EventIndex* indices = nullptr; // nullptr: events [position, end) directly
+    uint64_t position = 0, end = 0;
+    int64_t start = 0, stop = 0;         // cached key of the head call
+
+    EventIndex head() const { return indices ? indices[position] : EventIndex(position); }
+};
+
+// A call still open on the walk's stack.
+struct Open
+{
+    int64_t start, end;
+    uint32_t row;
 };
 
 class Nester
@@ -27,19 +40,25 @@ public:
     bool run(const ProgressRange& progress);
 
 private:
-    bool before(EventIndex a, EventIndex b) const
+    void addRuns(uint32_t row, std::map<int64_t, std::vector<Run>>& lanes);
+    void loadKey(Run& run) const
     {
-        const int64_t sa = m_events.start[a], sb = m_events.start[b];
-        if (sa != sb)
-            return sa < sb;
-        return m_events.end[a] > m_events.end[b];
+        const EventIndex e = run.head();
+        run.start = m_events.start[e];
+        run.stop = m_events.end[e];
     }
-    void sortRuns(Lane& lane) const;
-    std::vector<EventIndex> merge(const Lane& lane) const;
-    void walk(const std::vector<EventIndex>& order, int64_t laneId, int32_t rank);
-
-    Capture& m_capture;
-    EventColumns& m_events;
+    // True if a's head comes before b's head in nesting order.
+    static bool before(const Run& a, const Run& b)
+    {
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.stop != b.stop)
+            return a.stop > b.stop;
+        return a.order < b.order;
+    }
+    void mergeWalk(std::vector<Run>& runs, int64_t laneId, int32_t rank);
+    void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank);
+    void finishLane(int64_t laneId);
     void addLaneExclusive(uint32_t row, int64_t ns)
     {
         if (!m_lanes)
@@ -51,115 +70,161 @@ private:
         m_laneRowExclusive[row] += ns;
     }
 
-    std::vector<uint32_t> m_rowOfEvent;
+    Capture& m_capture;
+    EventColumns& m_events;
     bool m_lanes = false;
+    std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs
+    std::vector<Open> m_stack;
     // Exclusive ns per row on the lane being walked, flushed to laneExclusive after it.
     std::vector<int64_t> m_laneRowExclusive;
     std::vector<bool> m_laneRowTouched;
     std::vector<uint32_t> m_touchedRows;
+    uint32_t m_runOrder = 0;
     uint64_t m_overlaps = 0;
     std::string m_overlapExample;
 };
 
-void Nester::sortRuns(Lane& lane) const
+void Nester::addRuns(uint32_t row, std::map<int64_t, std::vector<Run>>& lanes)
 {
-    const auto less = [this](EventIndex a, EventIndex b) { return before(a, b); };
-    for (size_t r = 0; r < lane.runStarts.size(); ++r) {
-        const auto begin = lane.events.begin() + lane.runStarts[r];
-        const auto end = r + 1 < lane.runStarts.size() ? lane.events.begin() + lane.runStarts[r + 1]
-                                                       : lane.events.end();
-        if (!std::is_sorted(begin, end, less))
-            std::stable_sort(begin, end, less);
+    const auto& r = m_capture.rows[row];
+    const uint64_t begin = r.offset, end = r.offset + r.count;
+    auto laneOf = [&](uint64_t i) {
+        if (!m_lanes)
+            return int64_t(-1);
+        return laneKey(m_events.hasTasks() ? m_events.taskIds[i] : -1,
+                       m_events.hasThreads() ? m_events.threadIds[i] : -1);
+    };
+    bool simple = true;
+    const int64_t firstLane = begin < end ? laneOf(begin) : -1;
+    for (uint64_t i = begin; i < end && simple; ++i) {
+        if (m_events.end[i] < m_events.start[i] || laneOf(i) != firstLane)
+            simple = false;
+        else if (i > begin
+                 && (m_events.start[i] < m_events.start[i - 1]
+                     || (m_events.start[i] == m_events.start[i - 1] && m_events.end[i] > m_events.end[i - 1])))
+            simple = false;
+    }
+    if (begin == end)
+        return;
+    if (simple) {
+        Run run;
+        run.row = row;
+        run.order = m_runOrder++;
+        run.position = begin;
+        run.end = end;
+        lanes[firstLane].push_back(run);
+        return;
+    }
+    // Gather closed calls per lane, keeping their order, then sort each list stably.
+    std::map<int64_t, std::vector<EventIndex>> perLane;
+    for (uint64_t i = begin; i < end; ++i)
+        if (m_events.end[i] >= m_events.start[i]) // never-closed calls take no part
+            perLane[laneOf(i)].push_back(EventIndex(i));
+    for (auto& [lane, indices] : perLane) {
+        std::stable_sort(indices.begin(), indices.end(), [this](EventIndex a, EventIndex b) {
+            if (m_events.start[a] != m_events.start[b])
+                return m_events.start[a] < m_events.start[b];
+            return m_events.end[a] > m_events.end[b];
+        });
+        m_gathered.push_back(std::move(indices));
+        Run run;
+        run.row = row;
+        run.order = m_runOrder++;
+        run.indices = m_gathered.back().data();
+        run.position = 0;
+        run.end = m_gathered.back().size();
+        lanes[lane].push_back(run);
     }
 }
 
-std::vector<EventIndex> Nester::merge(const Lane& lane) const
+void Nester::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank)
 {
-    const size_t runs = lane.runStarts.size();
-    if (runs <= 1)
-        return lane.events;
-    struct Head
-    {
-        size_t position, end, run;
-    };
-    // Min-heap by (start asc, end desc, run asc): the run order keeps ties in input order.
-    const auto later = [this, &lane](const Head& a, const Head& b) {
-        const EventIndex ea = lane.events[a.position], eb = lane.events[b.position];
-        if (before(ea, eb))
-            return false;
-        if (before(eb, ea))
-            return true;
-        return a.run > b.run;
-    };
-    std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
-    for (size_t r = 0; r < runs; ++r) {
-        const size_t begin = lane.runStarts[r];
-        const size_t end = r + 1 < runs ? lane.runStarts[r + 1] : lane.events.size();
-        if (begin < end)
-            heads.push({begin, end, r});
+    // Close what ended at or before this start; a zero-length call stays open through its
+    // own instant.
+    while (!m_stack.empty()) {
+        const Open& top = m_stack.back();
+        if (top.end > start || (top.end == start && top.start == top.end))
+            break;
+        m_stack.pop_back();
     }
-    std::vector<EventIndex> order;
-    order.reserve(lane.events.size());
-    while (!heads.empty()) {
-        Head head = heads.top();
-        heads.pop();
-        order.push_back(lane.events[head.position]);
-        // Drain this run while it stays ahead of every other head (common with few runs).
-        while (++head.position < head.end) {
-            if (!heads.empty() && later(head, heads.top()))
-                break;
-            order.push_back(lane.events[head.position]);
-        }
-        if (head.position < head.end)
-            heads.push(head);
+    if (!m_stack.empty() && m_stack.back().end < end) {
+        if (m_overlaps++ == 0)
+            m_overlapExample = "'" + m_capture.regionName(m_capture.rows[row].region)
+                               + "' ends after the enclosing '"
+                               + m_capture.regionName(m_capture.rows[m_stack.back().row].region)
+                               + "' on rank " + std::to_string(rank);
+        while (!m_stack.empty() && m_stack.back().end < end)
+            m_stack.pop_back();
     }
-    return order;
-}
-
-void Nester::walk(const std::vector<EventIndex>& order, int64_t laneId, int32_t rank)
-{
+    const int64_t duration = end - start;
     auto& exclusive = m_capture.rowExclusive;
-    std::vector<EventIndex> stack;
-    for (const EventIndex e : order) {
-        const int64_t start = m_events.start[e];
-        const int64_t end = m_events.end[e];
-        while (!stack.empty()) {
-            const EventIndex top = stack.back();
-            const int64_t topStart = m_events.start[top], topEnd = m_events.end[top];
-            const bool closed = topEnd < start || (topEnd == start && topEnd > topStart);
-            if (!closed)
+    exclusive[row] += duration;
+    addLaneExclusive(row, duration);
+    if (!m_stack.empty()) {
+        const uint32_t parentRow = m_stack.back().row;
+        exclusive[parentRow] -= duration;
+        addLaneExclusive(parentRow, -duration);
+    }
+    m_events.depth[e] = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
+    m_stack.push_back({start, end, row});
+}
+
+void Nester::mergeWalk(std::vector<Run>& runs, int64_t laneId, int32_t rank)
+{
+    m_stack.clear();
+    for (auto& run : runs)
+        loadKey(run);
+    // A binary min-heap of run numbers ordered by each run's head key. The top run is
+    // advanced in place and sifted down, so there are no pop/push pairs; swapping 4-byte
+    // run numbers keeps the sift cheap.
+    std::vector<uint32_t> heap(runs.size());
+    for (uint32_t i = 0; i < heap.size(); ++i)
+        heap[i] = i;
+    const auto less = [&runs](uint32_t a, uint32_t b) { return before(runs[a], runs[b]); };
+    const auto siftDown = [&heap, &less](size_t i) {
+        const size_t n = heap.size();
+        const uint32_t moving = heap[i];
+        while (true) {
+            const size_t left = 2 * i + 1;
+            if (left >= n)
                 break;
-            stack.pop_back();
+            size_t child = left;
+            if (left + 1 < n && less(heap[left + 1], heap[left]))
+                child = left + 1;
+            if (!less(heap[child], moving))
+                break;
+            heap[i] = heap[child];
+            i = child;
         }
-        if (!stack.empty() && m_events.end[stack.back()] < end) {
-            if (m_overlaps++ == 0)
-                m_overlapExample = "'" + m_capture.regionName(m_capture.rows[m_rowOfEvent[e]].region)
-                                   + "' ends after the enclosing '"
-                                   + m_capture.regionName(m_capture.rows[m_rowOfEvent[stack.back()]].region)
-                                   + "' on rank " + std::to_string(rank);
-            while (!stack.empty() && m_events.end[stack.back()] < end)
-                stack.pop_back();
+        heap[i] = moving;
+    };
+    for (size_t i = heap.size() / 2; i-- > 0;)
+        siftDown(i);
+    while (!heap.empty()) {
+        Run& top = runs[heap.front()];
+        visit(top.head(), top.start, top.stop, top.row, rank);
+        if (++top.position == top.end) {
+            heap.front() = heap.back();
+            heap.pop_back();
+        } else {
+            loadKey(top);
         }
-        const int64_t duration = end - start;
-        const uint32_t row = m_rowOfEvent[e];
-        exclusive[row] += duration;
-        addLaneExclusive(row, duration);
-        if (!stack.empty()) {
-            const uint32_t parentRow = m_rowOfEvent[stack.back()];
-            exclusive[parentRow] -= duration;
-            addLaneExclusive(parentRow, -duration);
-        }
-        m_events.depth[e] = uint16_t(std::min<size_t>(stack.size(), UINT16_MAX));
-        stack.push_back(e);
+        if (heap.size() > 1)
+            siftDown(0);
     }
-    if (m_lanes) {
-        for (const uint32_t row : m_touchedRows) {
-            m_capture.laneExclusive.push_back({row, laneId, m_laneRowExclusive[row]});
-            m_laneRowExclusive[row] = 0;
-            m_laneRowTouched[row] = false;
-        }
-        m_touchedRows.clear();
+    finishLane(laneId);
+}
+
+void Nester::finishLane(int64_t laneId)
+{
+    if (!m_lanes)
+        return;
+    for (const uint32_t row : m_touchedRows) {
+        m_capture.laneExclusive.push_back({row, laneId, m_laneRowExclusive[row]});
+        m_laneRowExclusive[row] = 0;
+        m_laneRowTouched[row] = false;
     }
+    m_touchedRows.clear();
 }
 
 bool Nester::run(const ProgressRange& progress)
@@ -171,56 +236,25 @@ bool Nester::run(const ProgressRange& progress)
     m_lanes = m_events.hasThreads() || m_events.hasTasks();
     m_laneRowExclusive.assign(m_capture.rows.size(), 0);
     m_laneRowTouched.assign(m_capture.rows.size(), false);
-    m_rowOfEvent.assign(n, 0);
-    for (uint32_t r = 0; r < m_capture.rows.size(); ++r) {
-        const auto& row = m_capture.rows[r];
-        std::fill_n(m_rowOfEvent.begin() + int64_t(row.offset), row.count, r);
-    }
 
     // Rows grouped by rank, each rank's rows in file order.
     std::map<int32_t, std::vector<uint32_t>> rowsOfRank;
     for (uint32_t r = 0; r < m_capture.rows.size(); ++r)
         rowsOfRank[m_capture.rows[r].rank].push_back(r);
 
-    size_t done = 0;
+    uint64_t done = 0;
     for (const auto& [rank, rows] : rowsOfRank) {
         if (progress.cancelled())
             return false;
-        std::unordered_map<int64_t, Lane> lanes;
-        std::vector<int64_t> laneOrder; // first appearance, for deterministic output
+        std::map<int64_t, std::vector<Run>> lanes;
         for (const uint32_t r : rows) {
-            const auto& row = m_capture.rows[r];
-            int64_t currentLane = INT64_MIN;
-            Lane* lane = nullptr;
-            for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
-                if (m_events.end[i] < m_events.start[i])
-                    continue; // never closed: no part in nesting
-                const int64_t key =
-                    m_lanes ? laneKey(m_events.hasTasks() ? m_events.taskIds[i] : -1,
-                                      m_events.hasThreads() ? m_events.threadIds[i] : -1)
-                            : -1;
-                if (key != currentLane || !lane) {
-                    auto [it, inserted] = lanes.try_emplace(key);
-                    if (inserted)
-                        laneOrder.push_back(key);
-                    lane = &it->second;
-                    currentLane = key;
-                    // A new run whenever the row changes; within a row, calls of one lane
-                    // keep their order even when other lanes interleave.
-                    if (lane->events.empty() || m_rowOfEvent[lane->events.back()] != r)
-                        lane->runStarts.push_back(lane->events.size());
-                }
-                lane->events.push_back(EventIndex(i));
-            }
+            addRuns(r, lanes);
+            done += m_capture.rows[r].count;
         }
-        for (const int64_t key : laneOrder) {
-            Lane& lane = lanes[key];
-            sortRuns(lane);
-            walk(merge(lane), key, rank);
-            done += lane.events.size();
-            lane = Lane{};
-            progress.report(n ? double(done) / double(n) : 1.0);
-        }
+        for (auto& [lane, runs] : lanes)
+            mergeWalk(runs, lane, rank);
+        m_gathered.clear();
+        progress.report(n ? double(done) / double(n) : 1.0);
     }
 
     if (m_overlaps)

@@ -32,8 +32,8 @@ private:
     {
         QCOMPARE(capture.rows.size(), size_t(1));
         QCOMPARE(capture.regionName(0), std::string("solve"));
-        QCOMPARE(capture.events.start, (std::vector<int64_t>{10, 20, 40}));
-        QCOMPARE(capture.events.end, (std::vector<int64_t>{15, 33, 55}));
+        QCOMPARE(toVector(capture.events.start), (std::vector<int64_t>{10, 20, 40}));
+        QCOMPARE(toVector(capture.events.end), (std::vector<int64_t>{15, 33, 55}));
     }
 
 private slots:
@@ -193,8 +193,8 @@ private slots:
                 QVERIFY(b.ok());
             }
             SPANSCOPE_LOAD(loaded, file);
-            QCOMPARE(loaded.capture->events.start, row.starts);
-            QCOMPARE(loaded.capture->events.end, row.ends);
+            QCOMPARE(toVector(loaded.capture->events.start), row.starts);
+            QCOMPARE(toVector(loaded.capture->events.end), row.ends);
         }
     }
 
@@ -249,11 +249,11 @@ private slots:
         SPANSCOPE_LOAD(loaded, file);
         const auto& capture = *loaded.capture;
         const auto& e = capture.events;
-        QCOMPARE(e.gpu, (std::vector<int64_t>{-1, -1, 5, 7}));
-        QCOMPARE(e.callIds, (std::vector<int64_t>{0, 2, 1, 3}));
-        QCOMPARE(e.parentIds, (std::vector<int64_t>{-1, -1, 0, 2}));
-        QCOMPARE(e.threadIds, (std::vector<int64_t>{0, 1, 0, 1}));
-        QCOMPARE(e.awaitNs, (std::vector<int64_t>{0, 3, 0, 2}));
+        QCOMPARE(toVector(e.gpu), (std::vector<int64_t>{-1, -1, 5, 7}));
+        QCOMPARE(toVector(e.callIds), (std::vector<int64_t>{0, 2, 1, 3}));
+        QCOMPARE(toVector(e.parentIds), (std::vector<int64_t>{-1, -1, 0, 2}));
+        QCOMPARE(toVector(e.threadIds), (std::vector<int64_t>{0, 1, 0, 1}));
+        QCOMPARE(toVector(e.awaitNs), (std::vector<int64_t>{0, 3, 0, 2}));
         QCOMPARE(capture.threads.size(), size_t(2));
         QCOMPARE(capture.strings.text(capture.threads[1].name), std::string("worker-1"));
         QVERIFY(capture.threads[1].daemon);
@@ -276,7 +276,7 @@ private slots:
         QCOMPARE(label->text, std::string("run \xEF\xBF\xBD bad")); // invalid UTF-8 replaced
         QVERIFY(capture.warnings.empty());
         // Inner calls nest inside outer ones on each thread lane.
-        QCOMPARE(e.depth, (std::vector<uint16_t>{0, 0, 1, 1}));
+        QCOMPARE(toVector(e.depth), (std::vector<uint16_t>{0, 0, 1, 1}));
     }
 
     void aggregateLayout()

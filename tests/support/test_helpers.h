@@ -10,6 +10,13 @@
 
 namespace spanscope::testing {
 
+// A column as a plain vector, for QCOMPARE against literals.
+template <typename Column>
+std::vector<typename Column::value_type> toVector(const Column& column)
+{
+    return {column.begin(), column.end()};
+}
+
 inline std::string dataFile(const char* relative)
 {
     return std::string(SPANSCOPE_TEST_DATA) + "/" + relative;
