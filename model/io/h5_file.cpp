@@ -15,6 +15,8 @@ namespace {
 // Slab size for long reads: large enough to keep HDF5 overhead negligible, small enough
 // for progress about every 30 ms.
 constexpr uint64_t kSlabElements = uint64_t(1) << 22;
+// In structure-only mode, numeric datasets longer than this are checked but not read.
+constexpr uint64_t kStructureOnlyLimit = uint64_t(1) << 16;
 
 herr_t collectInnermost(unsigned, const H5E_error2_t* entry, void* data)
 {
@@ -53,7 +55,7 @@ std::string H5File::hdf5Message()
     return text;
 }
 
-Result<H5File> H5File::open(const std::string& path)
+Result<H5File> H5File::open(const std::string& path, Mode mode)
 {
     // HDF5 prints its error stack to stderr by default; errors are reported through
     // Result instead. The setting is per thread in thread-safe builds.
@@ -79,7 +81,7 @@ Result<H5File> H5File::open(const std::string& path)
                      path,
                      {}};
     }
-    return H5File(path, std::move(file));
+    return H5File(path, std::move(file), mode);
 }
 
 Error H5File::error(ErrorCode code, std::string message, std::string object) const
@@ -228,6 +230,10 @@ Status H5File::readInt64(const std::string& datasetPath, int64_t* dst, uint64_t 
                      datasetPath);
     if (count == 0)
         return Ok{};
+    if (auto stored = checkStorage(ds, datasetPath, count); !stored)
+        return stored.error();
+    if (m_mode == Mode::StructureOnly && count > kStructureOnlyLimit)
+        return Ok{};
     H5Handle fileSpace(H5Dget_space(ds));
     const bool scalar = H5Sget_simple_extent_ndims(fileSpace.get()) == 0;
     for (uint64_t begin = 0; begin < count; begin += kSlabElements) {
@@ -253,11 +259,34 @@ Status H5File::readInt64(const std::string& datasetPath, int64_t* dst, uint64_t 
     return Ok{};
 }
 
+// An unfiltered dataset must store every value it claims: a shorter one is truncated or
+// damaged, and its claimed length must not drive a huge allocation.
+Status H5File::checkStorage(hid_t dataset, const std::string& datasetPath, uint64_t count) const
+{
+    H5Handle dcpl(H5Dget_create_plist(dataset));
+    if (H5Pget_nfilters(dcpl.get()) != 0)
+        return Ok{};
+    H5Handle type(H5Dget_type(dataset));
+    const uint64_t needed = count * H5Tget_size(type.get());
+    const uint64_t stored = H5Dget_storage_size(dataset);
+    if (stored < needed)
+        return error(ErrorCode::Corrupt,
+                     "claims " + std::to_string(count) + " values (" + std::to_string(needed)
+                         + " bytes) but stores only " + std::to_string(stored)
+                         + " bytes; the file is truncated or damaged",
+                     datasetPath);
+    return Ok{};
+}
+
 Result<std::vector<int64_t>> H5File::readInt64Column(const std::string& datasetPath) const
 {
     auto extent = length(datasetPath);
     if (!extent)
         return extent.error();
+    if (auto dataset = openDataset(datasetPath); !dataset)
+        return dataset.error();
+    else if (auto stored = checkStorage(dataset.value().get(), datasetPath, extent.value()); !stored)
+        return stored.error();
     std::vector<int64_t> values(extent.value());
     if (auto status = readInt64(datasetPath, values.data(), values.size()); !status)
         return status.error();
@@ -278,6 +307,8 @@ Result<std::vector<T>> H5File::readNativeColumn(const std::string& datasetPath, 
     auto extent = length(datasetPath);
     if (!extent)
         return extent.error();
+    if (auto stored = checkStorage(ds, datasetPath, extent.value()); !stored)
+        return stored.error();
     std::vector<T> values(extent.value());
     if (!values.empty()
         && H5Dread(ds, memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
@@ -349,6 +380,8 @@ Result<std::vector<std::string>> H5File::readStrings(const std::string& datasetP
     auto extent = length(datasetPath);
     if (!extent)
         return extent.error();
+    if (auto stored = checkStorage(ds, datasetPath, extent.value()); !stored)
+        return stored.error();
     std::vector<std::string> values;
     const bool ok = readStringValues(type.get(), extent.value(), values, [&](hid_t mem, void* buf) {
         return H5Dread(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0;

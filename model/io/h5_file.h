@@ -17,7 +17,10 @@ namespace spanscope::model::io {
 class H5File
 {
 public:
-    static Result<H5File> open(const std::string& path);
+    // StructureOnly skips the bulk of large numeric reads (see crash_guard.h); values it
+    // skips are left as they were.
+    enum class Mode { Full, StructureOnly };
+    static Result<H5File> open(const std::string& path, Mode mode = Mode::Full);
 
     const std::string& path() const { return m_path; }
     hid_t id() const { return m_file.get(); }
@@ -55,7 +58,10 @@ public:
     static std::string hdf5Message();
 
 private:
-    H5File(std::string path, H5Handle file) : m_path(std::move(path)), m_file(std::move(file)) {}
+    H5File(std::string path, H5Handle file, Mode mode)
+        : m_path(std::move(path)), m_file(std::move(file)), m_mode(mode)
+    {}
+    Status checkStorage(hid_t dataset, const std::string& datasetPath, uint64_t count) const;
     Result<H5Handle> openDataset(const std::string& datasetPath) const;
     Status checkFilters(hid_t dataset, const std::string& datasetPath) const;
     Status checkIntegerType(hid_t dataset, const std::string& datasetPath) const;
@@ -64,6 +70,7 @@ private:
 
     std::string m_path;
     H5Handle m_file;
+    Mode m_mode = Mode::Full;
 };
 
 } // namespace spanscope::model::io

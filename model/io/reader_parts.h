@@ -22,6 +22,10 @@ Status readLaneTables(const H5File& file, Capture& capture);
 // nowhere. Adds warnings; never fails.
 void checkEvents(Capture& capture);
 
+// Walks the file as readRegionFile would, reading everything but the bulk of large
+// numeric columns. For crash isolation (crash_guard.h); true if it read without error.
+bool readRegionStructure(const std::string& path);
+
 // Parses "rank<digits>" into its number; false for any other name.
 bool parseRankGroupName(const std::string& name, int32_t& rank);
 

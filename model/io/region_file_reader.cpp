@@ -1,5 +1,6 @@
 #include "region_file_reader.h"
 
+#include "crash_guard.h"
 #include "reader_parts.h"
 
 
@@ -44,14 +45,12 @@ Result<int> detectSchema(const H5File& file)
 
 } // namespace
 
-Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, LoadControl* control)
-{
-    return readRegionFile(path, ProgressRange(control, 0.0, 1.0));
-}
+namespace {
 
-Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, const ProgressRange& progress)
+Result<std::shared_ptr<Capture>> read(const std::string& path, H5File::Mode mode,
+                                      const ProgressRange& progress)
 {
-    auto opened = H5File::open(path);
+    auto opened = H5File::open(path, mode);
     if (!opened)
         return opened.error();
     const H5File& file = opened.value();
@@ -74,6 +73,34 @@ Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, const P
     capture->rowExclusive.assign(capture->rows.size(), -1);
     progress.report(1.0);
     return capture;
+}
+
+} // namespace
+
+bool readRegionStructure(const std::string& path)
+{
+    return read(path, H5File::Mode::StructureOnly, {nullptr, 0, 1}).ok();
+}
+
+Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, LoadControl* control)
+{
+    return readRegionFile(path, ProgressRange(control, 0.0, 1.0));
+}
+
+Result<std::shared_ptr<Capture>> readRegionFile(const std::string& path, const ProgressRange& progress)
+{
+    std::lock_guard lock(hdf5Mutex());
+    if (auto probe = probeStructureInChild(path); !probe)
+        return probe.error();
+    try {
+        return read(path, H5File::Mode::Full, progress);
+    } catch (const std::bad_alloc&) {
+        return Error{ErrorCode::Corrupt,
+                     "not enough memory for the sizes the file claims; it is damaged or too large "
+                     "for this machine",
+                     path,
+                     {}};
+    }
 }
 
 } // namespace spanscope::model::io

@@ -88,6 +88,39 @@ private slots:
         }
     }
 
+    // Every cut through real files fails cleanly (or, for a cut in unused trailing space,
+    // loads): never a crash.
+    void truncatedAnywhere_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("schema-1 solver") << "scope-profiler/solver-2rank.h5";
+        QTest::newRow("schema-3 compat") << "scope-profiler/compat/schema-3.h5";
+    }
+    void truncatedAnywhere()
+    {
+        QFETCH(QString, file);
+        QFile source(QString::fromStdString(dataFile(file.toUtf8().constData())));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray bytes = source.readAll();
+        const auto cut = path("cut-anywhere.h5");
+        for (int percent = 0; percent < 100; percent += 3) {
+            QFile out(QString::fromStdString(cut));
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(bytes.left(int(qint64(bytes.size()) * percent / 100)));
+            out.close();
+            auto result = model::loadCapture(cut);
+            if (!result.ok())
+                QVERIFY2(result.error().file == cut, result.error().toString().c_str());
+        }
+    }
+
+    // libhdf5 itself crashes on this file; the viewer must survive and say so.
+    void libraryCrashIsContained()
+    {
+        const auto file = dataFile("damaged/global-heap-corrupt.h5");
+        expectError(file, ErrorCode::Corrupt, "crashed reading the file's structure");
+    }
+
     void schemaVersionRules()
     {
         struct Case

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds everything and runs every test: first a normal
+# warnings-as-errors build (build-test/), then the same suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan/). GUI tests run offscreen; no display needed.
+#   scripts/test.sh            both passes
+#   scripts/test.sh --quick    the normal pass only
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/install-deps.sh"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+run_pass() {
+  local dir=$1; shift
+  cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$root/$dir" -j "$jobs"
+  (cd "$root/$dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+}
+
+run_pass build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPANSCOPE_WERROR=ON
+if [ "${1:-}" != "--quick" ]; then
+  # Benchmarks are not part of the sanitized pass: they only time things.
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_pass build-asan -DCMAKE_BUILD_TYPE=Debug -DSPANSCOPE_SANITIZE=ON -DSPANSCOPE_BUILD_BENCH=OFF
+fi
