@@ -39,9 +39,21 @@ void checkEvents(Capture& capture)
     const auto& events = capture.events;
     for (const auto& row : capture.rows) {
         uint64_t unclosed = 0;
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        int64_t total = 0;
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
             if (events.end[i] < events.start[i])
                 ++unclosed;
+            else
+                total += events.end[i] - events.start[i];
+        }
+        // The writer's stored summary must agree with the calls it summarizes.
+        if (row.stored && row.count > 0 && unclosed == 0 && row.stored->total != total)
+            capture.warnings.push_back({rowLabel(capture, row) + ": the stored summary says "
+                                            + std::to_string(row.stored->total)
+                                            + " ns in total but the calls add up to "
+                                            + std::to_string(total)
+                                            + " ns; the figures shown are computed from the calls",
+                                        "/rank_region_index/summary_statistics"});
         if (unclosed)
             capture.warnings.push_back(
                 {rowLabel(capture, row) + ": " + std::to_string(unclosed) + " of "

@@ -327,6 +327,35 @@ private slots:
         QVERIFY(hasWarningContaining(*loaded.capture, "region 'loop' on rank 0: 1 of 3 calls end before"));
     }
 
+    void storedSummaryDisagreeingWithCallsWarns()
+    {
+        const auto file = path("stored.h5");
+        {
+            H5Builder b(file);
+            writeColumnar(b, {ColumnarRow{"x", 0, {0, 10}, {5, 20}}});
+            b.summaryStatistics("/rank_region_index/summary_statistics",
+                                {{99, 5, 10, 5, 10, 0, 20, 0, 0, 7.5, 12.5}});
+            QVERIFY(b.ok());
+        }
+        SPANSCOPE_LOAD(loaded, file);
+        QVERIFY(hasWarningContaining(*loaded.capture, "stored summary says 99 ns in total but the calls add up to 15 ns"));
+    }
+
+    void summaryStatisticsMissingMemberIsIgnored()
+    {
+        const auto file = path("stored-bad.h5");
+        {
+            H5Builder b(file);
+            writeColumnar(b, {ColumnarRow{"x", 0, {0}, {5}}});
+            b.summaryStatistics("/rank_region_index/summary_statistics",
+                                {{5, 5, 5, 5, 5, 0, 5, 0, 0, 5.0, 0.0}}, true);
+            QVERIFY(b.ok());
+        }
+        SPANSCOPE_LOAD(loaded, file);
+        QVERIFY(!loaded.capture->rows[0].stored);
+        QVERIFY(hasWarningContaining(*loaded.capture, "summary_statistics lacks the member 'm2'"));
+    }
+
     void laneIdsWithoutTableRowsWarn()
     {
         const auto file = path("lanes.h5");
