@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace spanscope::model {
@@ -35,12 +36,19 @@ struct Open
 class Nester
 {
 public:
-    explicit Nester(Capture& capture) : m_capture(capture), m_events(capture.events) {}
+    // `depth` may be null (nothing stored per call); `visitor` may be null.
+    Nester(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor)
+        : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor)
+    {}
 
     bool run(const ProgressRange& progress);
 
+    std::vector<int64_t> rowExclusive;
+    std::vector<LaneExclusive> laneExclusive;
+    std::optional<Warning> overlapWarning;
+
 private:
-    void addRuns(uint32_t row, std::map<int64_t, std::vector<Run>>& lanes);
+    void addRuns(uint32_t row, int32_t rank, std::map<int64_t, std::vector<Run>>& lanes);
     void loadKey(Run& run) const
     {
         const EventIndex e = run.head();
@@ -70,8 +78,10 @@ private:
         m_laneRowExclusive[row] += ns;
     }
 
-    Capture& m_capture;
-    EventColumns& m_events;
+    const Capture& m_capture;
+    const EventColumns& m_events;
+    Column<uint16_t>* m_depth;
+    NestingVisitor* m_visitor;
     bool m_lanes = false;
     std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs
     std::vector<Open> m_stack;
@@ -84,7 +94,7 @@ private:
     std::string m_overlapExample;
 };
 
-void Nester::addRuns(uint32_t row, std::map<int64_t, std::vector<Run>>& lanes)
+void Nester::addRuns(uint32_t row, int32_t rank, std::map<int64_t, std::vector<Run>>& lanes)
 {
     const auto& r = m_capture.rows[row];
     const uint64_t begin = r.offset, end = r.offset + r.count;
@@ -117,9 +127,12 @@ void Nester::addRuns(uint32_t row, std::map<int64_t, std::vector<Run>>& lanes)
     }
     // Gather closed calls per lane, keeping their order, then sort each list stably.
     std::map<int64_t, std::vector<EventIndex>> perLane;
-    for (uint64_t i = begin; i < end; ++i)
-        if (m_events.end[i] >= m_events.start[i]) // never-closed calls take no part
+    for (uint64_t i = begin; i < end; ++i) {
+        if (m_events.end[i] >= m_events.start[i])
             perLane[laneOf(i)].push_back(EventIndex(i));
+        else if (m_visitor) // never-closed calls take no part in nesting
+            m_visitor->unclosed(EventIndex(i), rank, laneOf(i));
+    }
     for (auto& [lane, indices] : perLane) {
         std::stable_sort(indices.begin(), indices.end(), [this](EventIndex a, EventIndex b) {
             if (m_events.start[a] != m_events.start[b])
@@ -157,7 +170,7 @@ void Nester::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32
             m_stack.pop_back();
     }
     const int64_t duration = end - start;
-    auto& exclusive = m_capture.rowExclusive;
+    auto& exclusive = rowExclusive;
     exclusive[row] += duration;
     addLaneExclusive(row, duration);
     if (!m_stack.empty()) {
@@ -165,13 +178,19 @@ void Nester::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32
         exclusive[parentRow] -= duration;
         addLaneExclusive(parentRow, -duration);
     }
-    m_events.depth[e] = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
+    const auto depth = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
+    if (m_depth)
+        (*m_depth)[e] = depth;
+    if (m_visitor)
+        m_visitor->call(e, depth);
     m_stack.push_back({start, end, row});
 }
 
 void Nester::mergeWalk(std::vector<Run>& runs, int64_t laneId, int32_t rank)
 {
     m_stack.clear();
+    if (m_visitor)
+        m_visitor->lane(rank, laneId);
     for (auto& run : runs)
         loadKey(run);
     // A binary min-heap of run numbers ordered by each run's head key. The top run is
@@ -220,7 +239,7 @@ void Nester::finishLane(int64_t laneId)
     if (!m_lanes)
         return;
     for (const uint32_t row : m_touchedRows) {
-        m_capture.laneExclusive.push_back({row, laneId, m_laneRowExclusive[row]});
+        laneExclusive.push_back({row, laneId, m_laneRowExclusive[row]});
         m_laneRowExclusive[row] = 0;
         m_laneRowTouched[row] = false;
     }
@@ -230,9 +249,9 @@ void Nester::finishLane(int64_t laneId)
 bool Nester::run(const ProgressRange& progress)
 {
     const size_t n = m_events.size();
-    m_events.depth.assign(n, 0);
-    m_capture.rowExclusive.assign(m_capture.rows.size(), 0);
-    m_capture.laneExclusive.clear();
+    if (m_depth)
+        m_depth->assign(n, 0);
+    rowExclusive.assign(m_capture.rows.size(), 0);
     m_lanes = m_events.hasThreads() || m_events.hasTasks();
     m_laneRowExclusive.assign(m_capture.rows.size(), 0);
     m_laneRowTouched.assign(m_capture.rows.size(), false);
@@ -248,7 +267,7 @@ bool Nester::run(const ProgressRange& progress)
             return false;
         std::map<int64_t, std::vector<Run>> lanes;
         for (const uint32_t r : rows) {
-            addRuns(r, lanes);
+            addRuns(r, rank, lanes);
             done += m_capture.rows[r].count;
         }
         for (auto& [lane, runs] : lanes)
@@ -258,25 +277,39 @@ bool Nester::run(const ProgressRange& progress)
     }
 
     if (m_overlaps)
-        m_capture.warnings.push_back({std::to_string(m_overlaps)
-                                          + " calls end after the call enclosing them (partial "
-                                            "overlap; first: "
-                                          + m_overlapExample
-                                          + "); they are treated as siblings for exclusive time",
-                                      {}});
-    m_capture.nestingComputed = true;
+        overlapWarning = Warning{std::to_string(m_overlaps)
+                                     + " calls end after the call enclosing them (partial overlap; "
+                                       "first: "
+                                     + m_overlapExample
+                                     + "); they are treated as siblings for exclusive time",
+                                 {}};
     return true;
 }
 
 } // namespace
 
-bool computeNesting(Capture& capture, const ProgressRange& progress)
+bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisitor* visitor)
 {
     if (capture.events.size() >= UINT32_MAX) {
         capture.warnings.push_back({"too many calls to compute nesting; exclusive times unavailable", {}});
         return true;
     }
-    return Nester(capture).run(progress);
+    Nester nester(capture, &capture.events.depth, visitor);
+    if (!nester.run(progress))
+        return false;
+    capture.rowExclusive = std::move(nester.rowExclusive);
+    capture.laneExclusive = std::move(nester.laneExclusive);
+    if (nester.overlapWarning && !capture.nestingComputed)
+        capture.warnings.push_back(std::move(*nester.overlapWarning));
+    capture.nestingComputed = true;
+    return true;
+}
+
+void walkNesting(const Capture& capture, NestingVisitor& visitor)
+{
+    if (capture.events.size() >= UINT32_MAX)
+        return;
+    Nester(capture, nullptr, &visitor).run({nullptr, 0, 1});
 }
 
 } // namespace spanscope::model

@@ -18,7 +18,26 @@ namespace spanscope::model {
 //
 // O(N log R) for N calls in R already-sorted rows per lane (the usual case), O(N log N)
 // otherwise. Run before the capture is published; returns false if cancelled.
-bool computeNesting(Capture& capture, const ProgressRange& progress = {nullptr, 0, 1});
+//
+// `visitor`, when given, sees every call of every lane in nesting order (see below).
+class NestingVisitor;
+bool computeNesting(Capture& capture, const ProgressRange& progress = {nullptr, 0, 1},
+                    NestingVisitor* visitor = nullptr);
+
+// Receives the walk: for each rank (ascending) and lane, lane() once, then call() for each
+// closed call in (start asc, end desc) order with its depth; unclosed() for calls that
+// never closed (they take no part in nesting).
+class NestingVisitor
+{
+public:
+    virtual ~NestingVisitor() = default;
+    virtual void lane(int32_t rank, int64_t laneKey) = 0;
+    virtual void call(uint32_t event, uint16_t depth) = 0;
+    virtual void unclosed(uint32_t event, int32_t rank, int64_t laneKey) = 0;
+};
+
+// The same walk over a published capture, storing nothing; for building views of it.
+void walkNesting(const Capture& capture, NestingVisitor& visitor);
 
 // The lane key of a call as the format defines it: task id if >= 0, otherwise -2 - thread
 // id if the thread id >= 0, otherwise -1.

@@ -1,0 +1,76 @@
+#pragma once
+// A frame of the timeline as a list of rectangles, built off the GUI thread from an
+// immutable capture + timeline index + viewport; the GUI thread only paints it. Cost is
+// bounded by pixels x visible rows: per depth row two binary searches cull, and every
+// run of calls narrower than a pixel is folded into one block that keeps their count and
+// busy time, so no call ever vanishes from the picture.
+
+#include "../capture.h"
+#include "timeline_index.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace spanscope::model {
+
+// What part of the run is on screen and how lanes are laid out. Pixel units.
+struct TimelineViewport
+{
+    int64_t t0 = 0, t1 = 1;   // visible time range, ns, t1 > t0
+    int width = 1;            // px
+    int height = 1;           // px of the lane area
+    int scrollY = 0;          // px of content scrolled above the top edge
+    int headerHeight = 20;    // lane title bar
+    int rowHeight = 18;       // one nesting depth
+    int laneGap = 4;          // space after each lane
+    std::vector<bool> collapsed; // per lane; missing entries mean expanded
+
+    bool isCollapsed(size_t lane) const { return lane < collapsed.size() && collapsed[lane]; }
+    double pxPerNs() const { return double(width) / double(t1 - t0); }
+};
+
+enum class DrawKind : uint8_t {
+    LaneHeader, // the title bar of a lane (event = lane's call count in `count`)
+    Call,       // one call, at least a pixel wide
+    Folded,     // `count` calls under a pixel each, merged
+    Unclosed,   // a call that never closed, drawn to the end of the run
+    GpuBar,     // a call's device time, under the call
+    Await,      // the share of a call its task spent suspended, along its top
+};
+
+struct DrawItem
+{
+    float x0 = 0, x1 = 0; // px from the left edge; may extend past the edges
+    int32_t y = 0;        // px from the top of the lane area (scroll applied)
+    uint16_t height = 0;
+    DrawKind kind = DrawKind::Call;
+    uint16_t depth = 0;
+    uint32_t lane = 0;
+    uint32_t event = 0;   // Call/Unclosed/GpuBar/Await: the call; Folded: its first call
+    uint64_t count = 0;   // calls this item stands for (Call 1, Folded n, others 0)
+    float busy = 0;       // Folded: busy time / block time span, 0..1
+};
+
+struct LaneGeometry
+{
+    int32_t y = 0;        // top of the header, scroll applied
+    int32_t height = 0;   // header + rows (+ gap excluded)
+    bool collapsed = false;
+};
+
+struct DrawList
+{
+    std::vector<DrawItem> items;
+    std::vector<LaneGeometry> lanes;
+    int contentHeight = 0;    // px of all lanes, unscrolled
+    uint64_t callsInView = 0; // sum of `count` over call items = calls intersecting the view
+};
+
+DrawList buildDrawList(const Capture& capture, const TimelineIndex& index,
+                       const TimelineViewport& viewport);
+
+// Index of the topmost item under (x, y), preferring calls over headers; -1 if none.
+// Items narrower than 3 px are hit within 1 px on either side.
+int hitTest(const DrawList& list, float x, int y);
+
+} // namespace spanscope::model

@@ -1,0 +1,186 @@
+#include "timeline_index.h"
+
+#include "../stats/nesting.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace spanscope::model {
+
+namespace {
+
+// Collects the nesting walk into lanes and depth rows: the walk already visits each lane's
+// calls in start order, so every depth row comes out sorted without a sort.
+class LaneCollector : public NestingVisitor
+{
+public:
+    struct Key
+    {
+        int32_t rank;
+        int64_t lane;
+        auto operator<=>(const Key&) const = default;
+    };
+
+    void lane(int32_t rank, int64_t laneKey) override { m_current = &m_lanes[{rank, laneKey}]; }
+    void call(uint32_t event, uint16_t depth) override
+    {
+        auto& depths = m_current->depths;
+        if (depth >= depths.size())
+            depths.resize(size_t(depth) + 1);
+        depths[depth].events.push_back(event);
+    }
+    void unclosed(uint32_t event, int32_t rank, int64_t laneKey) override
+    {
+        m_lanes[{rank, laneKey}].unclosed.push_back(event);
+    }
+
+    std::map<Key, TimelineLane>& lanes() { return m_lanes; }
+
+private:
+    std::map<Key, TimelineLane> m_lanes;
+    TimelineLane* m_current = nullptr;
+};
+
+void finishRow(const Capture& capture, DepthRow& row)
+{
+    const auto& start = capture.events.start;
+    const auto& end = capture.events.end;
+    const size_t n = row.events.size();
+    row.events.shrink_to_fit();
+    row.busyPrefix.resize(n + 1);
+    row.busyPrefix[0] = 0;
+    bool endsOrdered = true;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t e = row.events[i];
+        row.busyPrefix[i + 1] = row.busyPrefix[i] + (end[e] - start[e]);
+        if (i > 0 && end[e] < end[row.events[i - 1]])
+            endsOrdered = false;
+    }
+    if (!endsOrdered) {
+        row.maxEnd.resize(n);
+        int64_t running = std::numeric_limits<int64_t>::min();
+        for (size_t i = 0; i < n; ++i)
+            row.maxEnd[i] = running = std::max(running, end[row.events[i]]);
+    }
+}
+
+std::string laneTitle(const Capture& capture, int32_t rank, LaneKind kind, int64_t id)
+{
+    std::string title = "rank " + std::to_string(rank);
+    if (kind == LaneKind::Thread) {
+        title += " · thread " + std::to_string(id);
+        if (const auto* info = capture.thread(rank, id); info && !capture.strings.text(info->name).empty())
+            title += " " + capture.strings.text(info->name);
+    } else if (kind == LaneKind::Task) {
+        title += " · task " + std::to_string(id);
+        if (const auto* info = capture.task(rank, id); info && !capture.strings.text(info->name).empty())
+            title += " " + capture.strings.text(info->name);
+    }
+    return title;
+}
+
+} // namespace
+
+std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture)
+{
+    auto index = std::make_shared<TimelineIndex>();
+    LaneCollector collector;
+    walkNesting(capture, collector);
+
+    // Lane order within a rank: the rank's own lane (calls without thread), then threads,
+    // then tasks, each by id.
+    struct Ordered
+    {
+        int32_t rank;
+        int kindOrder;
+        int64_t id;
+        TimelineLane* lane;
+    };
+    std::vector<Ordered> ordered;
+    for (auto& [key, lane] : collector.lanes()) {
+        lane.rank = key.rank;
+        if (key.lane >= 0) {
+            lane.kind = LaneKind::Task;
+            lane.id = key.lane;
+        } else if (key.lane <= -2) {
+            lane.kind = LaneKind::Thread;
+            lane.id = -2 - key.lane;
+        } else {
+            lane.kind = LaneKind::Rank;
+            lane.id = -1;
+        }
+        ordered.push_back({key.rank, int(lane.kind), lane.id, &lane});
+    }
+    std::sort(ordered.begin(), ordered.end(), [](const Ordered& a, const Ordered& b) {
+        return std::tie(a.rank, a.kindOrder, a.id) < std::tie(b.rank, b.kindOrder, b.id);
+    });
+
+    index->m_begin = std::numeric_limits<int64_t>::max();
+    index->m_end = std::numeric_limits<int64_t>::min();
+    const auto& events = capture.events;
+    for (const auto& entry : ordered) {
+        TimelineLane& lane = *entry.lane;
+        lane.title = laneTitle(capture, lane.rank, lane.kind, lane.id);
+        for (auto& row : lane.depths) {
+            finishRow(capture, row);
+            lane.calls += row.size();
+            if (row.size()) {
+                index->m_begin = std::min(index->m_begin, events.start[row.events.front()]);
+                index->m_end = std::max(index->m_end, row.maxEnd.empty() ? events.end[row.events.back()]
+                                                                         : row.maxEnd.back());
+            }
+        }
+        for (const uint32_t e : lane.unclosed) {
+            index->m_begin = std::min(index->m_begin, events.start[e]);
+            index->m_end = std::max(index->m_end, events.start[e]);
+        }
+        index->m_lanes.push_back(std::move(lane));
+    }
+    if (index->m_begin > index->m_end)
+        index->m_begin = index->m_end = 0;
+    return index;
+}
+
+std::pair<size_t, size_t> TimelineIndex::visibleRange(const Capture& capture, const DepthRow& row,
+                                                      int64_t t0, int64_t t1) const
+{
+    const auto& start = capture.events.start;
+    const auto& end = capture.events.end;
+    // First call whose end (or running maximum of ends) is after t0.
+    size_t first = 0;
+    if (row.maxEnd.empty()) {
+        first = size_t(std::partition_point(row.events.begin(), row.events.end(),
+                                            [&](uint32_t e) { return end[e] <= t0; })
+                       - row.events.begin());
+    } else {
+        first = size_t(std::upper_bound(row.maxEnd.begin(), row.maxEnd.end(), t0) - row.maxEnd.begin());
+    }
+    const auto last = size_t(std::partition_point(row.events.begin() + int64_t(first), row.events.end(),
+                                                  [&](uint32_t e) { return start[e] < t1; })
+                             - row.events.begin());
+    return {first, std::max(first, last)};
+}
+
+size_t TimelineIndex::firstStartingAtOrAfter(const Capture& capture, const DepthRow& row, size_t from,
+                                             int64_t t)
+{
+    const auto& start = capture.events.start;
+    return size_t(std::partition_point(row.events.begin() + int64_t(from), row.events.end(),
+                                       [&](uint32_t e) { return start[e] < t; })
+                  - row.events.begin());
+}
+
+size_t TimelineIndex::residentBytes() const
+{
+    size_t bytes = 0;
+    for (const auto& lane : m_lanes) {
+        bytes += lane.unclosed.capacity() * sizeof(uint32_t);
+        for (const auto& row : lane.depths)
+            bytes += row.events.capacity() * sizeof(uint32_t) + row.busyPrefix.capacity() * sizeof(int64_t)
+                     + row.maxEnd.capacity() * sizeof(int64_t);
+    }
+    return bytes;
+}
+
+} // namespace spanscope::model

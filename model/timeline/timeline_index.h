@@ -1,0 +1,73 @@
+#pragma once
+// What the timeline needs to draw any time range in time bounded by pixels, not calls:
+// the calls grouped into lanes (rank -> thread -> task), and per lane and nesting depth
+// the calls sorted by start with prefix sums of their durations. A time range maps to an
+// index range with two binary searches, and any run of calls folded into one pixel
+// reports its count and busy time in O(1).
+//
+// Built once per capture on a worker thread; immutable afterwards (any thread may read).
+// Memory: 4 (index) + 8 (prefix) bytes per call on top of the capture's columns.
+
+#include "../capture.h"
+#include "../column.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace spanscope::model {
+
+// The calls of one lane at one nesting depth, ordered by start. Within a depth calls do
+// not overlap except for partial-overlap anomalies, so ends are ordered too; where they
+// are not, `maxEnd` holds the running maximum of ends that binary searches then use.
+struct DepthRow
+{
+    Column<uint32_t> events;    // event indices into Capture::events
+    Column<int64_t> busyPrefix; // busyPrefix[i] = sum of durations of events[0, i); size n+1
+    Column<int64_t> maxEnd;     // empty when ends are already ordered
+
+    size_t size() const { return events.size(); }
+    int64_t busy(size_t begin, size_t end) const { return busyPrefix[end] - busyPrefix[begin]; }
+};
+
+enum class LaneKind { Rank, Thread, Task };
+
+struct TimelineLane
+{
+    int32_t rank = 0;
+    LaneKind kind = LaneKind::Rank;
+    int64_t id = -1;        // thread or task id within the rank; -1 for a whole rank
+    std::string title;      // "rank 0", "rank 0 · MainThread (3)", "rank 0 · task Task-1"
+    uint64_t calls = 0;     // closed calls drawn in the lane
+    std::vector<DepthRow> depths;
+    std::vector<uint32_t> unclosed; // calls that never closed, drawn to the end of the run
+};
+
+class TimelineIndex
+{
+public:
+    // O(N log N) worst case, O(N) when rows are recorded in order. `capture` must have
+    // nesting computed (depth column filled).
+    static std::shared_ptr<const TimelineIndex> build(const Capture& capture);
+
+    const std::vector<TimelineLane>& lanes() const { return m_lanes; }
+    int64_t begin() const { return m_begin; } // earliest start, ns
+    int64_t end() const { return m_end; }     // latest end, ns
+
+    // Index range [first, last) of the calls in `row` that intersect [t0, t1): end > t0 and
+    // start < t1. O(log n).
+    std::pair<size_t, size_t> visibleRange(const Capture& capture, const DepthRow& row, int64_t t0,
+                                           int64_t t1) const;
+    // First index >= from whose start is >= t. O(log n).
+    static size_t firstStartingAtOrAfter(const Capture& capture, const DepthRow& row, size_t from,
+                                         int64_t t);
+
+    size_t residentBytes() const;
+
+private:
+    std::vector<TimelineLane> m_lanes;
+    int64_t m_begin = 0, m_end = 0;
+};
+
+} // namespace spanscope::model

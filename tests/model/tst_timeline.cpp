@@ -1,0 +1,272 @@
+// Timeline index and draw lists: lane grouping, culling, folding, counts preserved, hit
+// testing. Golden text for small cases; invariants on random traces.
+
+#include "model/stats/nesting.h"
+#include "model/timeline/draw_list.h"
+#include "model/timeline/timeline_index.h"
+#include "support/capture_builder.h"
+
+#include <QtTest>
+
+#include <cstdio>
+#include <random>
+
+using namespace spanscope;
+using namespace spanscope::testing;
+using model::DrawKind;
+
+namespace {
+
+const char* kindName(DrawKind kind)
+{
+    switch (kind) {
+    case DrawKind::LaneHeader: return "header";
+    case DrawKind::Call: return "call";
+    case DrawKind::Folded: return "folded";
+    case DrawKind::Unclosed: return "unclosed";
+    case DrawKind::GpuBar: return "gpu";
+    case DrawKind::Await: return "await";
+    }
+    return "?";
+}
+
+QString describe(const model::Capture&, const model::DrawList& list)
+{
+    QString out;
+    for (const auto& item : list.items) {
+        char line[200];
+        if (item.kind == DrawKind::LaneHeader) {
+            std::snprintf(line, sizeof line, "header lane=%u y=%d calls=%llu\n", item.lane, item.y,
+                          (unsigned long long)item.count);
+        } else {
+            std::snprintf(line, sizeof line, "%s lane=%u d=%u y=%d x=%.1f..%.1f %s n=%llu busy=%.2f\n",
+                          kindName(item.kind), item.lane, unsigned(item.depth), item.y, item.x0, item.x1,
+                          "",
+                          (unsigned long long)item.count, item.busy);
+        }
+        out += QString::fromUtf8(line);
+    }
+    return out;
+}
+
+struct Frame
+{
+    std::shared_ptr<model::Capture> capture;
+    std::shared_ptr<const model::TimelineIndex> index;
+};
+
+Frame prepare(const std::string& text)
+{
+    Frame frame;
+    frame.capture = buildCapture(text);
+    model::computeNesting(*frame.capture);
+    frame.index = model::TimelineIndex::build(*frame.capture);
+    return frame;
+}
+
+model::TimelineViewport view(int64_t t0, int64_t t1, int width)
+{
+    model::TimelineViewport v;
+    v.t0 = t0;
+    v.t1 = t1;
+    v.width = width;
+    v.height = 1000;
+    v.headerHeight = 10;
+    v.rowHeight = 10;
+    v.laneGap = 0;
+    return v;
+}
+
+// Calls intersecting [t0, t1) in expanded lanes, by brute force.
+uint64_t callsIntersecting(const model::Capture& capture, int64_t t0, int64_t t1)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < capture.events.size(); ++i) {
+        const int64_t s = capture.events.start[i], e = capture.events.end[i];
+        if (e < s)
+            continue;
+        if (e > t0 && s < t1)
+            ++n;
+        else if (e == s && s == t0)
+            ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+class TestTimeline : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void lanesGroupByRankThreadTask()
+    {
+        auto frame = prepare(R"(
+a 0 0 10 thread=1
+a 0 20 30 thread=0
+b 0 5 8 thread=1 task=3
+c 1 0 100
+)");
+        QStringList titles;
+        for (const auto& lane : frame.index->lanes())
+            titles << QString::fromStdString(lane.title) + " calls=" + QString::number(lane.calls);
+        QCOMPARE(titles, (QStringList{"rank 0 · thread 0 calls=1", "rank 0 · thread 1 calls=1",
+                                      "rank 0 · task 3 calls=1", "rank 1 calls=1"}));
+        QCOMPARE(frame.index->begin(), int64_t(0));
+        QCOMPARE(frame.index->end(), int64_t(100));
+    }
+
+    void wideCallsDrawnOneByOne()
+    {
+        auto frame = prepare(R"(
+outer 0 0 100
+inner 0 10 30
+inner 0 50 90
+)");
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, view(0, 100, 100));
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=0 y=0 calls=3\n"
+                         "call lane=0 d=0 y=10 x=0.0..100.0  n=1 busy=0.00\n"
+                         "call lane=0 d=1 y=20 x=10.0..30.0  n=1 busy=0.00\n"
+                         "call lane=0 d=1 y=20 x=50.0..90.0  n=1 busy=0.00\n"));
+        QCOMPARE(list.callsInView, uint64_t(3));
+        QCOMPARE(list.contentHeight, 30);
+    }
+
+    void subPixelCallsFoldWithCountAndBusy()
+    {
+        // 100 calls of 1 ns every 2 ns, then a gap, then one wide call; 10 ns per pixel.
+        std::string text;
+        for (int i = 0; i < 100; ++i)
+            text += "tick 0 " + std::to_string(i * 2) + " " + std::to_string(i * 2 + 1) + "\n";
+        text += "big 0 500 900\n";
+        auto frame = prepare(text);
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, view(0, 1000, 100));
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=0 y=0 calls=101\n"
+                         "folded lane=0 d=0 y=10 x=0.0..19.9  n=100 busy=0.50\n"
+                         "call lane=0 d=0 y=10 x=50.0..90.0  n=1 busy=0.00\n"));
+        QCOMPARE(list.callsInView, uint64_t(101));
+    }
+
+    void cullingKeepsOnlyVisibleCalls()
+    {
+        auto frame = prepare(R"(
+a 0 0 10
+a 0 20 30
+a 0 40 50
+a 0 60 70
+)");
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, view(25, 45, 20));
+        QCOMPARE(list.callsInView, uint64_t(2));
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=0 y=0 calls=4\n"
+                         "call lane=0 d=0 y=10 x=-5.0..5.0  n=1 busy=0.00\n"
+                         "call lane=0 d=0 y=10 x=15.0..25.0  n=1 busy=0.00\n"));
+    }
+
+    void gpuBarAwaitAndUnclosed()
+    {
+        auto frame = prepare(R"(
+k 0 0 40 gpu=20 await=10
+open 0 50 10
+)");
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, view(0, 100, 100));
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=0 y=0 calls=1\n"
+                         "call lane=0 d=0 y=10 x=0.0..40.0  n=1 busy=0.00\n"
+                         "gpu lane=0 d=0 y=16 x=0.0..20.0  n=0 busy=0.00\n"
+                         "await lane=0 d=0 y=10 x=0.0..10.0  n=0 busy=0.00\n"
+                         "unclosed lane=0 d=0 y=10 x=50.0..51.0  n=0 busy=0.00\n"));
+    }
+
+    void collapsedLaneShowsOnlyHeader()
+    {
+        auto frame = prepare("a 0 0 10\nb 1 0 10\n");
+        auto v = view(0, 10, 10);
+        v.collapsed = {true};
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, v);
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=0 y=0 calls=1\n"
+                         "header lane=1 y=10 calls=1\n"
+                         "call lane=1 d=0 y=20 x=0.0..10.0  n=1 busy=0.00\n"));
+        QCOMPARE(list.lanes[1].y, 10);
+    }
+
+    void verticalScrollCullsRows()
+    {
+        auto frame = prepare("a 0 0 10\nb 1 0 10\nc 2 0 10\n");
+        auto v = view(0, 10, 10);
+        v.scrollY = 25;
+        v.height = 10;
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, v);
+        // Lane 1 spans 20..40 -> -5..15 on screen; only its row is visible.
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=1 y=-5 calls=1\n"
+                         "call lane=1 d=0 y=5 x=0.0..10.0  n=1 busy=0.00\n"));
+    }
+
+    void hitTestAtEdges()
+    {
+        auto frame = prepare("a 0 0 50\nb 0 60 61\n");
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, view(0, 100, 100));
+        QCOMPARE(hitTest(list, 0.0f, 10), 1);   // left edge of a
+        QCOMPARE(hitTest(list, 49.9f, 18), 1);  // bottom-right inside a
+        QCOMPARE(hitTest(list, 50.0f, 15), -1); // just right of a
+        QCOMPARE(hitTest(list, 61.5f, 15), 2);  // thin b, hit with slack
+        QCOMPARE(hitTest(list, 5.0f, 5), 0);    // header
+        QCOMPARE(hitTest(list, 5.0f, 25), -1);  // below everything
+    }
+
+    // No call may vanish: on random traces and views, the counts of what a frame draws add
+    // up to the calls intersecting the view, and a frame has O(width) items per row.
+    void randomTracesPreserveCounts()
+    {
+        std::mt19937_64 random(11);
+        for (int round = 0; round < 40; ++round) {
+            std::string text;
+            int64_t t = 0;
+            const int calls = 200 + int(random() % 3000);
+            for (int i = 0; i < calls; ++i) {
+                const int64_t length = int64_t(random() % (random() % 5 == 0 ? 5000 : 20));
+                const int64_t gap = int64_t(random() % 30);
+                const int rank = int(random() % 2);
+                text += "r" + std::to_string(random() % 3) + " " + std::to_string(rank) + " "
+                        + std::to_string(t) + " " + std::to_string(t + length) + "\n";
+                if (random() % 4 == 0) // a nested child
+                    text += "child " + std::to_string(rank) + " " + std::to_string(t) + " "
+                            + std::to_string(t + length / 2) + "\n";
+                t += length + gap;
+            }
+            auto frame = prepare(text);
+            for (int v = 0; v < 10; ++v) {
+                const int64_t a = int64_t(random() % uint64_t(t + 1));
+                const int64_t b = a + 1 + int64_t(random() % uint64_t(t + 1));
+                const int width = 50 + int(random() % 2000);
+                const auto list = model::buildDrawList(*frame.capture, *frame.index, view(a, b, width));
+                QCOMPARE(list.callsInView, callsIntersecting(*frame.capture, a, b));
+                size_t items = 0;
+                for (const auto& item : list.items)
+                    if (item.kind == DrawKind::Call || item.kind == DrawKind::Folded)
+                        ++items;
+                size_t rows = 0;
+                for (const auto& lane : frame.index->lanes())
+                    rows += lane.depths.size();
+                QVERIFY2(items <= rows * size_t(width + 1), qPrintable(QString("%1 items").arg(items)));
+            }
+        }
+    }
+
+    void indexCostsAtMostTwelveBytesPerCall()
+    {
+        std::string text;
+        for (int i = 0; i < 10000; ++i)
+            text += "a 0 " + std::to_string(i * 10) + " " + std::to_string(i * 10 + 5) + "\n";
+        auto frame = prepare(text);
+        QVERIFY(frame.index->residentBytes() <= 12 * 10000 + 64);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeline)
+#include "tst_timeline.moc"
