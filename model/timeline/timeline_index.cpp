@@ -139,6 +139,10 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture
     }
     if (index->m_begin > index->m_end)
         index->m_begin = index->m_end = 0;
+    for (uint32_t r = 0; r < capture.rows.size(); ++r)
+        if (capture.rows[r].count > 0)
+            index->m_rowStarts.emplace_back(capture.rows[r].offset, r);
+    std::sort(index->m_rowStarts.begin(), index->m_rowStarts.end());
     return index;
 }
 
@@ -169,6 +173,12 @@ size_t TimelineIndex::firstStartingAtOrAfter(const Capture& capture, const Depth
     return size_t(std::partition_point(row.events.begin() + int64_t(from), row.events.end(),
                                        [&](uint32_t e) { return start[e] < t; })
                   - row.events.begin());
+}
+
+uint32_t TimelineIndex::rowOf(uint32_t e) const
+{
+    auto it = std::upper_bound(m_rowStarts.begin(), m_rowStarts.end(), std::make_pair(uint64_t(e), UINT32_MAX));
+    return it == m_rowStarts.begin() ? 0 : std::prev(it)->second;
 }
 
 size_t TimelineIndex::residentBytes() const

@@ -63,10 +63,14 @@ public:
     static size_t firstStartingAtOrAfter(const Capture& capture, const DepthRow& row, size_t from,
                                          int64_t t);
 
+    // Row (index into Capture::rows) holding event e. O(log rows).
+    uint32_t rowOf(uint32_t e) const;
+
     size_t residentBytes() const;
 
 private:
     std::vector<TimelineLane> m_lanes;
+    std::vector<std::pair<uint64_t, uint32_t>> m_rowStarts; // (offset, row), by offset
     int64_t m_begin = 0, m_end = 0;
 };
 

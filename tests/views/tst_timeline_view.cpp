@@ -1,0 +1,144 @@
+// The timeline widget offscreen: open a multi-thread file, zoom, pan, select, find.
+// Set SPANSCOPE_SCREENSHOT_DIR to keep screenshots of each step for a person to look at.
+
+#include "model/timeline/timeline_index.h"
+#include "support/h5_builder.h"
+#include "support/test_helpers.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace spanscope;
+using namespace spanscope::testing;
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    void snapshot(QWidget& widget, const char* name)
+    {
+        const QByteArray dir = qgetenv("SPANSCOPE_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            widget.grab().save(QString::fromUtf8(dir) + "/" + name + ".png");
+    }
+
+    // Two threads on rank 0: a main loop with nested work, a worker with many tiny calls.
+    std::string writeThreadedFile()
+    {
+        const std::string file = (m_dir.path() + "/threads.h5").toStdString();
+        H5Builder b(file);
+        std::vector<ColumnarRow> rows(4);
+        rows[0] = ColumnarRow("main.loop", 0, {}, {});
+        rows[1] = ColumnarRow("main.compute", 0, {}, {});
+        rows[2] = ColumnarRow("worker.tick", 0, {}, {});
+        rows[3] = ColumnarRow("worker.flush", 0, {}, {});
+        std::vector<int64_t> threads;
+        for (int i = 0; i < 20; ++i) {
+            const int64_t t = 1'000'000 + i * 100'000;
+            rows[0].starts.push_back(t);
+            rows[0].ends.push_back(t + 90'000);
+            rows[1].starts.push_back(t + 10'000);
+            rows[1].ends.push_back(t + 70'000);
+        }
+        for (int i = 0; i < 5000; ++i) {
+            const int64_t t = 1'000'000 + i * 400;
+            rows[2].starts.push_back(t);
+            rows[2].ends.push_back(t + 150);
+        }
+        for (int i = 0; i < 4; ++i) {
+            rows[3].starts.push_back(2'500'000 + i * 200'000);
+            rows[3].ends.push_back(2'560'000 + i * 200'000);
+        }
+        ColumnarOptions options;
+        writeColumnar(b, rows, options);
+        for (const auto& row : rows)
+            threads.insert(threads.end(), row.starts.size(), row.region.rfind("main", 0) == 0 ? 0 : 1);
+        b.ints("/events/thread_ids", threads);
+        b.uints("/thread_table/ranks", {0, 0});
+        b.ints("/thread_table/index", {0, 1});
+        b.strings("/thread_table/name", {"MainThread", "worker"});
+        return file;
+    }
+
+private slots:
+    void openZoomSelectFind()
+    {
+        SPANSCOPE_LOAD(loaded, writeThreadedFile());
+        auto index = model::TimelineIndex::build(*loaded.capture);
+        QCOMPARE(index->lanes().size(), size_t(2));
+
+        views::TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setCapture(loaded.capture, index);
+        QTRY_VERIFY(view.frameUpToDate() && !view.drawList().items.empty());
+        // Fully zoomed out, every call is accounted for.
+        QCOMPARE(view.drawList().callsInView, uint64_t(20 + 20 + 5000 + 4));
+        snapshot(view, "timeline-fit");
+
+        // Zoom in around the first main.loop call with the wheel, then with W.
+        const int64_t before = view.zoom()->span();
+        QWheelEvent wheel(QPointF(100, 100), view.mapToGlobal(QPointF(100, 100)), QPoint(), QPoint(0, 480),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        QVERIFY(view.zoom()->span() < before);
+        QTest::keyClick(&view, Qt::Key_W);
+        QTRY_VERIFY(view.frameUpToDate());
+        QVERIFY(view.drawList().callsInView < uint64_t(5044));
+        snapshot(view, "timeline-zoomed");
+
+        // Fit, then click a main.loop call: it is selected and its region highlighted.
+        QTest::keyClick(&view, Qt::Key_F);
+        QTRY_VERIFY(view.frameUpToDate());
+        QSignalSpy selected(&view, &views::TimelineView::callSelected);
+        const auto viewport = view.viewport();
+        const auto& items = view.drawList().items;
+        auto call = std::find_if(items.begin(), items.end(), [](const model::DrawItem& item) {
+            return item.kind == model::DrawKind::Call && item.depth == 0 && item.x1 - item.x0 > 4;
+        });
+        QVERIFY(call != items.end());
+        const QPoint click(int((call->x0 + call->x1) / 2), call->y + call->height / 2 + views::TimelineView::kRulerHeight);
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, click);
+        QCOMPARE(selected.count(), 1);
+        QVERIFY(view.selectedEvent().has_value());
+        QVERIFY(viewport.width > 0);
+
+        // Find worker.flush calls and step through them.
+        view.setSearchPattern(QRegularExpression("flush"));
+        QCOMPARE(view.searchMatchCount(), uint64_t(4));
+        QVERIFY(view.findNext(true));
+        const auto first = *view.selectedEvent();
+        QCOMPARE(QString::fromStdString(loaded.capture->regionName(loaded.capture->rows[index->rowOf(first)].region)),
+                 QString("worker.flush"));
+        QVERIFY(view.findNext(true));
+        QVERIFY(*view.selectedEvent() != first);
+        QVERIFY(view.findNext(false));
+        QCOMPARE(*view.selectedEvent(), first);
+        QTRY_VERIFY(view.frameUpToDate());
+        snapshot(view, "timeline-find");
+
+        // Double-click fills the view with the call.
+        view.zoom()->fit();
+        QTRY_VERIFY(view.frameUpToDate());
+        QTest::mouseDClick(&view, Qt::LeftButton, Qt::NoModifier, click);
+        QVERIFY(view.zoom()->span() < loaded.capture->events.end[*view.selectedEvent()]);
+    }
+
+    void emptyCaptureShowsMessage()
+    {
+        views::TimelineView view;
+        view.resize(400, 200);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QImage image = view.grab().toImage();
+        QVERIFY(!image.isNull());
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timeline_view.moc"

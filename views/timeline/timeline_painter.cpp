@@ -1,0 +1,115 @@
+#include "timeline_painter.h"
+
+#include "region_colors.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spanscope::views {
+
+namespace {
+
+constexpr int kMinLabelWidth = 24; // px: narrower calls get no text
+
+QRectF itemRect(const model::DrawItem& item, int width)
+{
+    // Clip to a little beyond the widget so huge zoom factors never overflow QPainter.
+    const double x0 = std::clamp(double(item.x0), -4.0, double(width) + 4.0);
+    const double x1 = std::clamp(double(item.x1), -4.0, double(width) + 4.0);
+    return {x0, double(item.y), std::max(1.0, x1 - x0), double(item.height)};
+}
+
+} // namespace
+
+TimelinePainter::TimelinePainter(TimelineStyle style) : m_style(std::move(style)), m_metrics(m_style.font) {}
+
+QString TimelinePainter::label(const model::Capture& capture, uint32_t region)
+{
+    auto it = m_labels.find(region);
+    if (it == m_labels.end()) {
+        const auto& name = capture.regionName(region);
+        it = m_labels.insert(region, name.empty() ? QStringLiteral("(unnamed)") : QString::fromStdString(name));
+    }
+    return *it;
+}
+
+void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
+{
+    const auto& capture = *frame.capture;
+    const auto& index = *frame.index;
+    const bool dark = m_style.dark;
+    painter.setFont(m_style.font);
+    const QColor headerBackground = dark ? QColor(52, 55, 60) : QColor(228, 231, 236);
+    const QColor headerText = dark ? QColor(220, 220, 220) : QColor(40, 40, 40);
+    const QColor foldedColor = dark ? QColor(150, 150, 160) : QColor(110, 115, 125);
+    const QColor gpuColor = dark ? QColor(90, 220, 120) : QColor(20, 140, 60);
+    const QColor selection = dark ? QColor(255, 255, 255) : QColor(0, 0, 0);
+
+    for (const auto& item : frame.list->items) {
+        const QRectF rect = itemRect(item, frame.width);
+        switch (item.kind) {
+        case model::DrawKind::LaneHeader: {
+            painter.fillRect(rect, headerBackground);
+            const auto& lane = index.lanes()[item.lane];
+            const bool collapsed = item.lane < frame.list->lanes.size() && frame.list->lanes[item.lane].collapsed;
+            const QString text = QString::fromUtf8(collapsed ? "▸ " : "▾ ") + QString::fromStdString(lane.title)
+                                 + QStringLiteral("  —  %L1 calls").arg(qulonglong(item.count));
+            painter.setPen(headerText);
+            painter.drawText(rect.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+            break;
+        }
+        case model::DrawKind::Call:
+        case model::DrawKind::Unclosed: {
+            const uint32_t region = capture.rows[index.rowOf(item.event)].region;
+            QColor color = regionColor(capture.regionName(region), dark);
+            const bool dimmed = frame.matches && (region >= frame.matches->size() || !(*frame.matches)[region]);
+            if (dimmed)
+                color = QColor::fromHsv(color.hue(), color.saturation() / 5, color.value(), 110);
+            painter.fillRect(rect, color);
+            if (item.kind == model::DrawKind::Unclosed) {
+                painter.fillRect(rect, QBrush(QColor(200, 30, 30, 150), Qt::BDiagPattern));
+                painter.setPen(QPen(QColor(200, 30, 30), 1));
+                painter.drawRect(rect.adjusted(0, 0, -1, -1));
+            }
+            if (int(region) == frame.highlightRegion) {
+                painter.setPen(QPen(selection, 1.5));
+                painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+            if (frame.selectedEvent && *frame.selectedEvent == item.event) {
+                painter.setPen(QPen(selection, 2.5));
+                painter.drawRect(rect.adjusted(1, 1, -1, -1));
+            }
+            if (rect.width() >= kMinLabelWidth) {
+                painter.setPen(textColorOn(color));
+                const QString text = m_metrics.elidedText(label(capture, region), Qt::ElideRight,
+                                                          int(rect.width()) - 6);
+                if (text.size() > 1)
+                    painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+            }
+            break;
+        }
+        case model::DrawKind::Folded: {
+            // Darker the busier: a block of calls covering half its span draws at half alpha.
+            QColor color = foldedColor;
+            color.setAlphaF(0.35f + 0.65f * std::clamp(item.busy, 0.0f, 1.0f));
+            painter.fillRect(rect, color);
+            if (rect.width() >= 48) {
+                painter.setPen(textColorOn(foldedColor));
+                painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                                 m_metrics.elidedText(QStringLiteral("%L1 calls").arg(qulonglong(item.count)),
+                                                      Qt::ElideRight, int(rect.width()) - 6));
+            }
+            break;
+        }
+        case model::DrawKind::GpuBar:
+            painter.fillRect(rect, gpuColor);
+            break;
+        case model::DrawKind::Await:
+            painter.fillRect(rect, QBrush(dark ? QColor(0, 0, 0, 130) : QColor(255, 255, 255, 170),
+                                          Qt::Dense4Pattern));
+            break;
+        }
+    }
+}
+
+} // namespace spanscope::views

@@ -1,0 +1,52 @@
+#pragma once
+// Paints a draw list. O(items): the list is already culled and folded to the pixels, so
+// painting never looks at calls that are not drawn. GUI thread, or any thread painting
+// into a QImage (the CLI's render command and the benchmark do).
+
+#include "model/capture.h"
+#include "model/timeline/draw_list.h"
+#include "model/timeline/timeline_index.h"
+
+#include <QFont>
+#include <QHash>
+#include <QPainter>
+
+#include <optional>
+#include <vector>
+
+namespace spanscope::views {
+
+struct TimelineStyle
+{
+    bool dark = false;
+    QFont font;
+};
+
+struct TimelineFrame
+{
+    const model::Capture* capture = nullptr;
+    const model::TimelineIndex* index = nullptr;
+    const model::DrawList* list = nullptr;
+    int width = 0;
+    int highlightRegion = -1;               // all calls of this region are outlined
+    std::optional<uint32_t> selectedEvent;  // the selected call, drawn with a thick border
+    const std::vector<bool>* matches = nullptr; // per region id: search matches (others dimmed)
+};
+
+class TimelinePainter
+{
+public:
+    explicit TimelinePainter(TimelineStyle style);
+
+    void paint(QPainter& painter, const TimelineFrame& frame);
+    const TimelineStyle& style() const { return m_style; }
+
+private:
+    QString label(const model::Capture& capture, uint32_t region);
+
+    TimelineStyle m_style;
+    QFontMetrics m_metrics;
+    QHash<uint32_t, QString> m_labels; // region id -> name, converted once
+};
+
+} // namespace spanscope::views

@@ -1,0 +1,312 @@
+#include "timeline_view.h"
+
+#include "model/report/duration_format.h"
+#include "time_axis.h"
+
+#include <QPainter>
+#include <QResizeEvent>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+
+namespace spanscope::views {
+
+namespace {
+
+constexpr int kScrollBarExtent = 14;
+
+// Busy share per pixel column of the whole run, from a frame of the whole run: what the
+// overview strip draws.
+std::vector<float> overviewDensity(const model::DrawList& list, int width)
+{
+    std::vector<float> density(size_t(std::max(width, 0)), 0.0f);
+    for (const auto& item : list.items) {
+        if (item.depth != 0 || (item.kind != model::DrawKind::Call && item.kind != model::DrawKind::Folded))
+            continue;
+        const int x0 = std::clamp(int(std::floor(item.x0)), 0, width);
+        const int x1 = std::clamp(int(std::ceil(item.x1)), x0, width);
+        const float busy = item.kind == model::DrawKind::Call ? 1.0f : item.busy;
+        for (int x = x0; x < x1; ++x)
+            density[size_t(x)] = std::min(1.0f, density[size_t(x)] + busy);
+    }
+    return density;
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), m_vertical(new QScrollBar(Qt::Vertical, this)),
+      m_horizontal(new QScrollBar(Qt::Horizontal, this)), m_painter(TimelineStyle{false, font()})
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(300, 160);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    connect(&m_zoom, &TimelineZoom::changed, this, [this] {
+        updateScrollBars();
+        requestFrame();
+    });
+    connect(m_vertical, &QScrollBar::valueChanged, this, [this] { requestFrame(); });
+    connect(m_horizontal, &QScrollBar::valueChanged, this, [this](int value) {
+        // The horizontal bar moves the window in steps of 1/1000 of its span.
+        const int64_t step = std::max<int64_t>(1, m_zoom.span() / 1000);
+        const int64_t start = m_zoom.runStart() - m_zoom.span() / 2 + int64_t(value) * step;
+        if (start != m_zoom.start())
+            m_zoom.setRange(start, start + m_zoom.span());
+    });
+    connect(&m_watcher, &QFutureWatcher<Frame>::finished, this, &TimelineView::frameFinished);
+}
+
+TimelineView::~TimelineView()
+{
+    m_watcher.waitForFinished(); // the job reads members' copies only, but finish cleanly
+}
+
+void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
+                              std::shared_ptr<const model::TimelineIndex> index)
+{
+    m_capture = std::move(capture);
+    m_index = std::move(index);
+    m_search = m_capture ? std::make_unique<model::CallSearch>(*m_capture) : nullptr;
+    m_collapsed.assign(m_index ? m_index->lanes().size() : 0, false);
+    m_selected.reset();
+    m_highlightRegion = -1;
+    m_matches.clear();
+    m_searching = false;
+    m_overviewWidth = -1;
+    m_list = {};
+    if (m_index)
+        m_zoom.setRun(m_index->begin(), std::max(m_index->end(), m_index->begin() + 1));
+    requestFrame();
+}
+
+void TimelineView::setDarkPalette(bool dark)
+{
+    m_painter = TimelinePainter(TimelineStyle{dark, font()});
+    update();
+}
+
+void TimelineView::setAbsoluteTime(bool absolute)
+{
+    m_absoluteTime = absolute;
+    update();
+}
+
+void TimelineView::setHighlightRegion(int region)
+{
+    if (region == m_highlightRegion)
+        return;
+    m_highlightRegion = region;
+    update();
+}
+
+QRect TimelineView::laneArea() const
+{
+    return QRect(0, kRulerHeight, width() - kScrollBarExtent,
+                 height() - kRulerHeight - kOverviewHeight - kScrollBarExtent);
+}
+
+QRect TimelineView::overviewArea() const
+{
+    return QRect(0, height() - kOverviewHeight - kScrollBarExtent, width() - kScrollBarExtent, kOverviewHeight);
+}
+
+int64_t TimelineView::timeAt(double x) const
+{
+    const int w = std::max(1, laneArea().width());
+    return m_zoom.start() + int64_t(std::llround(x * double(m_zoom.span()) / double(w)));
+}
+
+double TimelineView::xAt(int64_t t) const
+{
+    const int w = std::max(1, laneArea().width());
+    return double(t - m_zoom.start()) * double(w) / double(m_zoom.span());
+}
+
+model::TimelineViewport TimelineView::viewport() const
+{
+    model::TimelineViewport v;
+    const QRect area = laneArea();
+    v.t0 = m_zoom.start();
+    v.t1 = m_zoom.end();
+    v.width = std::max(1, area.width());
+    v.height = std::max(1, area.height());
+    v.scrollY = m_vertical->value();
+    const int line = fontMetrics().height();
+    v.rowHeight = line + 5;
+    v.headerHeight = line + 6;
+    v.laneGap = 4;
+    v.collapsed = m_collapsed;
+    return v;
+}
+
+void TimelineView::requestFrame()
+{
+    if (!m_capture || !m_index) {
+        update();
+        return;
+    }
+    if (m_building) {
+        m_dirty = true; // latest wins: rebuild once the running job is done
+        return;
+    }
+    m_building = true;
+    m_dirty = false;
+    const auto viewportNow = viewport();
+    const int overviewWidth = overviewArea().width() == m_overviewWidth ? -1 : overviewArea().width();
+    auto capture = m_capture;
+    auto index = m_index;
+    m_watcher.setFuture(QtConcurrent::run([capture, index, viewportNow, overviewWidth] {
+        Frame frame;
+        frame.list = model::buildDrawList(*capture, *index, viewportNow);
+        if (overviewWidth > 0) {
+            model::TimelineViewport whole;
+            whole.t0 = index->begin();
+            whole.t1 = std::max(index->end(), index->begin() + 1);
+            whole.width = overviewWidth;
+            whole.height = 1 << 30;
+            whole.collapsed.assign(index->lanes().size(), false);
+            frame.overview = overviewDensity(model::buildDrawList(*capture, *index, whole), overviewWidth);
+        }
+        return frame;
+    }));
+    if (overviewWidth > 0)
+        m_overviewWidth = overviewWidth;
+}
+
+void TimelineView::frameFinished()
+{
+    Frame frame = m_watcher.result();
+    m_list = std::move(frame.list);
+    if (!frame.overview.empty())
+        m_overview = std::move(frame.overview);
+    m_building = false;
+    updateScrollBars();
+    update();
+    if (m_dirty)
+        requestFrame();
+    else
+        emit frameReady();
+}
+
+void TimelineView::updateScrollBars()
+{
+    const QRect area = laneArea();
+    m_vertical->setGeometry(width() - kScrollBarExtent, kRulerHeight, kScrollBarExtent, area.height());
+    m_horizontal->setGeometry(0, height() - kScrollBarExtent, width() - kScrollBarExtent, kScrollBarExtent);
+    const int content = m_list.contentHeight;
+    m_vertical->setRange(0, std::max(0, content - area.height()));
+    m_vertical->setPageStep(std::max(1, area.height()));
+    m_vertical->setSingleStep(fontMetrics().height());
+    // Horizontal: the run plus half a window on either side, in 1/1000-window steps.
+    const int64_t step = std::max<int64_t>(1, m_zoom.span() / 1000);
+    const int64_t total = (m_zoom.runEnd() - m_zoom.runStart()) + m_zoom.span();
+    const QSignalBlocker block(m_horizontal);
+    m_horizontal->setRange(0, int(std::min<int64_t>(INT32_MAX / 2, std::max<int64_t>(0, (total - m_zoom.span()) / step))));
+    m_horizontal->setPageStep(1000);
+    m_horizontal->setSingleStep(50);
+    m_horizontal->setValue(int(std::clamp<int64_t>((m_zoom.start() - (m_zoom.runStart() - m_zoom.span() / 2)) / step, 0,
+                                                   m_horizontal->maximum())));
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updateScrollBars();
+    requestFrame();
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    const bool dark = m_painter.style().dark;
+    painter.fillRect(rect(), dark ? QColor(32, 34, 38) : QColor(250, 250, 252));
+    if (!m_capture || !m_index) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter, tr("No calls to show"));
+        return;
+    }
+    const QRect area = laneArea();
+    painter.save();
+    painter.setClipRect(area);
+    painter.translate(area.topLeft());
+    TimelineFrame frame;
+    frame.capture = m_capture.get();
+    frame.index = m_index.get();
+    frame.list = &m_list;
+    frame.width = area.width();
+    frame.highlightRegion = m_highlightRegion;
+    frame.selectedEvent = m_selected;
+    frame.matches = m_searching ? &m_matches : nullptr;
+    m_painter.paint(painter, frame);
+    painter.restore();
+    paintMeasure(painter);
+    paintRuler(painter);
+    paintOverview(painter);
+}
+
+void TimelineView::paintRuler(QPainter& painter)
+{
+    const bool dark = m_painter.style().dark;
+    const QRect ruler(0, 0, width(), kRulerHeight);
+    painter.fillRect(ruler, dark ? QColor(44, 46, 50) : QColor(238, 240, 244));
+    const int64_t origin = m_absoluteTime ? 0 : m_zoom.runStart();
+    const QColor ink = dark ? QColor(210, 210, 210) : QColor(60, 60, 60);
+    painter.setPen(ink);
+    for (const auto& tick : timeTicks(m_zoom.start(), m_zoom.end(), laneArea().width(), origin)) {
+        const int x = int(std::lround(tick.x));
+        if (tick.label.isEmpty()) {
+            painter.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
+        } else {
+            painter.drawLine(x, kRulerHeight - 9, x, kRulerHeight);
+            painter.drawText(QRect(x + 3, 0, 200, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignBottom, tick.label);
+        }
+    }
+    painter.setPen(dark ? QColor(70, 72, 78) : QColor(200, 202, 208));
+    painter.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+}
+
+void TimelineView::paintOverview(QPainter& painter)
+{
+    const bool dark = m_painter.style().dark;
+    const QRect area = overviewArea();
+    painter.fillRect(area, dark ? QColor(40, 42, 46) : QColor(236, 238, 242));
+    const QColor bar = dark ? QColor(110, 160, 230) : QColor(70, 120, 200);
+    for (size_t x = 0; x < m_overview.size() && int(x) < area.width(); ++x) {
+        const int h = int(std::lround(m_overview[x] * float(area.height() - 4)));
+        if (h > 0)
+            painter.fillRect(int(x), area.bottom() - h - 1, 1, h, bar);
+    }
+    // The visible window.
+    const double runSpan = double(std::max<int64_t>(1, m_zoom.runEnd() - m_zoom.runStart()));
+    const double x0 = double(m_zoom.start() - m_zoom.runStart()) / runSpan * area.width();
+    const double x1 = double(m_zoom.end() - m_zoom.runStart()) / runSpan * area.width();
+    const QRectF window(std::max(0.0, x0), area.top() + 1, std::max(2.0, std::min(double(area.width()), x1) - std::max(0.0, x0)),
+                        area.height() - 2);
+    painter.fillRect(window, dark ? QColor(255, 255, 255, 40) : QColor(0, 0, 0, 30));
+    painter.setPen(QPen(dark ? QColor(230, 230, 230) : QColor(30, 30, 30), 1));
+    painter.drawRect(window);
+}
+
+void TimelineView::paintMeasure(QPainter& painter)
+{
+    if (!m_measure)
+        return;
+    const QRect area = laneArea();
+    const double x0 = xAt(m_measure->first), x1 = xAt(m_measure->second);
+    const QRectF band(std::min(x0, x1), area.top(), std::fabs(x1 - x0), area.height());
+    painter.fillRect(band, QColor(80, 140, 255, 50));
+    painter.setPen(QPen(QColor(60, 110, 230), 1));
+    painter.drawLine(QPointF(band.left(), area.top()), QPointF(band.left(), area.bottom()));
+    painter.drawLine(QPointF(band.right(), area.top()), QPointF(band.right(), area.bottom()));
+    const QString text = QString::fromStdString(
+        model::report::formatDuration(double(std::llabs(m_measure->second - m_measure->first))));
+    const QRect label = fontMetrics().boundingRect(text).adjusted(-4, -2, 4, 2);
+    QRect box(int(band.center().x()) - label.width() / 2, area.top() + 4, label.width(), label.height());
+    painter.fillRect(box, QColor(60, 110, 230));
+    painter.setPen(Qt::white);
+    painter.drawText(box, Qt::AlignCenter, text);
+}
+
+} // namespace spanscope::views

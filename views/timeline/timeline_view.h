@@ -1,0 +1,129 @@
+#pragma once
+// The timeline: lanes (rank -> thread -> task) of nested calls over a time ruler, with an
+// overview strip of the whole run. Frames are built as draw lists on a worker thread
+// (latest wins); the GUI thread only paints the last finished one, so a frame never
+// costs more than painting what is on screen. GUI thread only.
+
+#include "model/capture.h"
+#include "model/timeline/call_search.h"
+#include "model/timeline/draw_list.h"
+#include "model/timeline/timeline_index.h"
+#include "timeline_painter.h"
+#include "timeline_zoom.h"
+
+#include <QFutureWatcher>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+namespace spanscope::views {
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setCapture(std::shared_ptr<const model::Capture> capture,
+                    std::shared_ptr<const model::TimelineIndex> index);
+    TimelineZoom* zoom() { return &m_zoom; }
+
+    void setDarkPalette(bool dark);
+    void setAbsoluteTime(bool absolute);
+    bool absoluteTime() const { return m_absoluteTime; }
+
+    // Outlines every call of a region (-1: none).
+    void setHighlightRegion(int region);
+    int highlightRegion() const { return m_highlightRegion; }
+    // Selects a call; with reveal, scrolls and zooms so it is visible.
+    void selectEvent(uint32_t event, bool reveal);
+    std::optional<uint32_t> selectedEvent() const { return m_selected; }
+    // Dims calls of regions whose name does not match (an invalid or empty pattern clears).
+    void setSearchPattern(const QRegularExpression& pattern);
+    uint64_t searchMatchCount() const { return m_matchCount; }
+    // Selects and reveals the next/previous matching call after the selection or view start.
+    bool findNext(bool forward);
+    void zoomToSelection();
+
+    // For tests and reports: the frame last painted, and whether a newer one is pending.
+    const model::DrawList& drawList() const { return m_list; }
+    bool frameUpToDate() const { return !m_building && !m_dirty; }
+    model::TimelineViewport viewport() const;
+
+    static constexpr int kRulerHeight = 24;
+    static constexpr int kOverviewHeight = 30;
+
+signals:
+    void callSelected(quint32 event); // the user picked a call
+    void frameReady();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Frame
+    {
+        model::DrawList list;
+        std::vector<float> overview; // busy share per overview pixel column, empty if unchanged
+    };
+
+    QRect laneArea() const;
+    QRect overviewArea() const;
+    int64_t timeAt(double x) const;
+    double xAt(int64_t t) const;
+    void requestFrame();
+    void frameFinished();
+    void updateScrollBars();
+    void paintRuler(QPainter& painter);
+    void paintOverview(QPainter& painter);
+    void paintMeasure(QPainter& painter);
+    void showToolTip(const QPoint& position);
+    QString describeItem(const model::DrawItem& item) const;
+    int64_t selfTime(uint32_t lane, uint16_t depth, uint32_t event) const;
+    void toggleLane(uint32_t lane);
+
+    std::shared_ptr<const model::Capture> m_capture;
+    std::shared_ptr<const model::TimelineIndex> m_index;
+    std::unique_ptr<model::CallSearch> m_search;
+    TimelineZoom m_zoom;
+    QScrollBar* m_vertical;
+    QScrollBar* m_horizontal;
+    TimelinePainter m_painter;
+
+    model::DrawList m_list;
+    std::vector<float> m_overview;
+    int m_overviewWidth = -1;
+    QFutureWatcher<Frame> m_watcher;
+    bool m_building = false, m_dirty = false;
+    std::vector<bool> m_collapsed;
+
+    bool m_absoluteTime = false;
+    int m_highlightRegion = -1;
+    std::optional<uint32_t> m_selected;
+    std::vector<bool> m_matches;
+    bool m_searching = false;
+    uint64_t m_matchCount = 0;
+
+    enum class Drag { None, Pan, Measure, ZoomBox, Overview };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPosition;
+    int64_t m_pressStart = 0, m_pressEnd = 0;
+    int m_pressScroll = 0;
+    bool m_moved = false;
+    std::optional<std::pair<int64_t, int64_t>> m_measure; // ns range shown by shift-drag
+};
+
+} // namespace spanscope::views

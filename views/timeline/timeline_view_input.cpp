@@ -1,0 +1,323 @@
+// TimelineView: mouse, keyboard, tooltips, selection and find.
+
+#include "model/report/duration_format.h"
+#include "timeline_view.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace spanscope::views {
+
+namespace {
+
+constexpr double kWheelZoomPerNotch = 0.8; // one wheel notch shows 80% of the span
+constexpr double kKeyZoom = 0.7;
+constexpr double kKeyPan = 0.15;            // share of the span per A/D press
+constexpr int kDragThreshold = 4;           // px before a press becomes a drag
+
+QString duration(int64_t ns)
+{
+    return QString::fromStdString(model::report::formatDuration(double(ns)));
+}
+
+} // namespace
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        m_vertical->setValue(m_vertical->value() - delta.y() / 2);
+    } else if (std::abs(delta.x()) > std::abs(delta.y())) {
+        m_zoom.pan(int64_t(-double(delta.x()) / 120.0 * kKeyPan * double(m_zoom.span())));
+    } else if (delta.y() != 0) {
+        const double factor = std::pow(kWheelZoomPerNotch, double(delta.y()) / 120.0);
+        m_zoom.zoomAround(timeAt(event->position().x()), factor);
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    setFocus();
+    m_pressPosition = event->position().toPoint();
+    m_pressStart = m_zoom.start();
+    m_pressEnd = m_zoom.end();
+    m_pressScroll = m_vertical->value();
+    m_moved = false;
+    if (overviewArea().contains(m_pressPosition)) {
+        m_drag = Drag::Overview;
+        mouseMoveEvent(event);
+        return;
+    }
+    if (event->button() != Qt::LeftButton)
+        return;
+    if (event->modifiers() & Qt::ShiftModifier) {
+        m_drag = Drag::Measure;
+        const int64_t t = timeAt(m_pressPosition.x());
+        m_measure = std::make_pair(t, t);
+    } else if (event->modifiers() & Qt::ControlModifier) {
+        m_drag = Drag::ZoomBox;
+        const int64_t t = timeAt(m_pressPosition.x());
+        m_measure = std::make_pair(t, t);
+    } else {
+        m_drag = Drag::Pan;
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint position = event->position().toPoint();
+    if ((position - m_pressPosition).manhattanLength() >= kDragThreshold)
+        m_moved = true;
+    switch (m_drag) {
+    case Drag::None:
+        return;
+    case Drag::Overview: {
+        const QRect area = overviewArea();
+        const double share = std::clamp(double(position.x()) / std::max(1, area.width()), 0.0, 1.0);
+        const int64_t center = m_zoom.runStart() + int64_t(share * double(m_zoom.runEnd() - m_zoom.runStart()));
+        m_zoom.setRange(center - m_zoom.span() / 2, center - m_zoom.span() / 2 + m_zoom.span());
+        return;
+    }
+    case Drag::Pan: {
+        if (!m_moved)
+            return;
+        const double nsPerPx = double(m_pressEnd - m_pressStart) / std::max(1, laneArea().width());
+        const auto shift = int64_t(std::llround(double(position.x() - m_pressPosition.x()) * nsPerPx));
+        m_zoom.setRange(m_pressStart - shift, m_pressEnd - shift);
+        m_vertical->setValue(m_pressScroll - (position.y() - m_pressPosition.y()));
+        setCursor(Qt::ClosedHandCursor);
+        return;
+    }
+    case Drag::Measure:
+    case Drag::ZoomBox:
+        m_measure->second = timeAt(position.x());
+        update();
+        return;
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const Drag drag = std::exchange(m_drag, Drag::None);
+    unsetCursor();
+    if (drag == Drag::ZoomBox && m_measure) {
+        const auto [a, b] = std::minmax(m_measure->first, m_measure->second);
+        m_measure.reset();
+        if (b - a >= TimelineZoom::kMinimumSpan)
+            m_zoom.setRange(a, b);
+        update();
+        return;
+    }
+    if (drag != Drag::Pan || m_moved || event->button() != Qt::LeftButton)
+        return;
+    // A click: select the call under the cursor, or fold/unfold a lane from its header.
+    const QRect area = laneArea();
+    const QPoint local = event->position().toPoint() - area.topLeft();
+    const int hit = model::hitTest(m_list, float(local.x()), local.y());
+    if (hit < 0) {
+        m_selected.reset();
+        m_measure.reset();
+        update();
+        return;
+    }
+    const auto& item = m_list.items[size_t(hit)];
+    if (item.kind == model::DrawKind::LaneHeader) {
+        toggleLane(item.lane);
+    } else if (item.kind == model::DrawKind::Folded) {
+        // Zoom into the folded calls until they separate.
+        m_zoom.setRange(timeAt(item.x0), std::max(timeAt(item.x1), timeAt(item.x0) + TimelineZoom::kMinimumSpan));
+    } else {
+        m_selected = item.event;
+        m_highlightRegion = int(m_capture->rows[m_index->rowOf(item.event)].region);
+        update();
+        emit callSelected(item.event);
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const QPoint local = event->position().toPoint() - laneArea().topLeft();
+    const int hit = model::hitTest(m_list, float(local.x()), local.y());
+    if (hit < 0)
+        return;
+    const auto& item = m_list.items[size_t(hit)];
+    if (item.kind == model::DrawKind::Call || item.kind == model::DrawKind::Unclosed) {
+        m_selected = item.event;
+        zoomToSelection();
+    }
+}
+
+void TimelineView::toggleLane(uint32_t lane)
+{
+    if (lane >= m_collapsed.size())
+        return;
+    m_collapsed[lane] = !m_collapsed[lane];
+    requestFrame();
+}
+
+void TimelineView::zoomToSelection()
+{
+    if (!m_selected || !m_capture)
+        return;
+    const auto& events = m_capture->events;
+    const int64_t start = events.start[*m_selected];
+    const int64_t end = std::max(events.end[*m_selected], start + TimelineZoom::kMinimumSpan);
+    const int64_t margin = (end - start) / 20;
+    m_zoom.setRange(start - margin, end + margin);
+}
+
+void TimelineView::selectEvent(uint32_t event, bool reveal)
+{
+    if (!m_capture || event >= m_capture->events.size())
+        return;
+    m_selected = event;
+    m_highlightRegion = int(m_capture->rows[m_index->rowOf(event)].region);
+    if (reveal) {
+        const auto& events = m_capture->events;
+        const int64_t start = events.start[event];
+        const int64_t end = std::max(events.end[event], start);
+        if (start < m_zoom.start() || end > m_zoom.end()) {
+            if (end - start < m_zoom.span())
+                m_zoom.setRange(start - (m_zoom.span() - (end - start)) / 2,
+                                start - (m_zoom.span() - (end - start)) / 2 + m_zoom.span());
+            else
+                zoomToSelection();
+        }
+    }
+    update();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const int64_t center = m_zoom.start() + m_zoom.span() / 2;
+    const QPoint cursor = mapFromGlobal(QCursor::pos());
+    const int64_t anchor = laneArea().contains(cursor) ? timeAt(cursor.x()) : center;
+    switch (event->key()) {
+    case Qt::Key_W: m_zoom.zoomAround(anchor, kKeyZoom); break;
+    case Qt::Key_S: m_zoom.zoomAround(anchor, 1.0 / kKeyZoom); break;
+    case Qt::Key_A: m_zoom.pan(-int64_t(kKeyPan * double(m_zoom.span()))); break;
+    case Qt::Key_D: m_zoom.pan(int64_t(kKeyPan * double(m_zoom.span()))); break;
+    case Qt::Key_F:
+    case Qt::Key_Home: m_zoom.fit(); break;
+    case Qt::Key_Z: zoomToSelection(); break;
+    case Qt::Key_F3: findNext(!(event->modifiers() & Qt::ShiftModifier)); break;
+    case Qt::Key_Escape:
+        m_measure.reset();
+        m_selected.reset();
+        update();
+        break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void TimelineView::setSearchPattern(const QRegularExpression& pattern)
+{
+    m_searching = pattern.isValid() && !pattern.pattern().isEmpty() && m_capture;
+    m_matches.assign(m_capture ? m_capture->regionNames.size() : 0, false);
+    m_matchCount = 0;
+    if (m_searching) {
+        for (uint32_t region = 0; region < m_matches.size(); ++region)
+            m_matches[region] = pattern.match(QString::fromStdString(m_capture->regionName(region))).hasMatch();
+        m_matchCount = m_search->count(m_matches);
+    }
+    update();
+}
+
+bool TimelineView::findNext(bool forward)
+{
+    if (!m_searching || !m_search)
+        return false;
+    const auto& events = m_capture->events;
+    const int64_t time = m_selected ? events.start[*m_selected] : (forward ? m_zoom.start() - 1 : m_zoom.end());
+    const uint32_t current = m_selected ? *m_selected : (forward ? 0 : UINT32_MAX);
+    auto found = m_search->step(m_matches, time, current, forward);
+    if (!found)
+        return false;
+    selectEvent(*found, true);
+    emit callSelected(*found);
+    return true;
+}
+
+int64_t TimelineView::selfTime(uint32_t lane, uint16_t depth, uint32_t event) const
+{
+    const auto& events = m_capture->events;
+    const int64_t total = events.end[event] - events.start[event];
+    const auto& depths = m_index->lanes()[lane].depths;
+    if (size_t(depth) + 1 >= depths.size())
+        return total;
+    const auto& children = depths[size_t(depth) + 1];
+    const auto [first, last] = m_index->visibleRange(*m_capture, children, events.start[event], events.end[event]);
+    return total - children.busy(first, last);
+}
+
+QString TimelineView::describeItem(const model::DrawItem& item) const
+{
+    const auto& capture = *m_capture;
+    const auto& events = capture.events;
+    const auto& lane = m_index->lanes()[item.lane];
+    if (item.kind == model::DrawKind::LaneHeader)
+        return tr("<b>%1</b><br>%L2 calls<br>click to fold or unfold").arg(QString::fromStdString(lane.title).toHtmlEscaped()).arg(qulonglong(item.count));
+    if (item.kind == model::DrawKind::Folded) {
+        const int64_t start = events.start[item.event];
+        return tr("<b>%L1 calls</b> folded into one pixel or less<br>busy %2%<br>from %3<br>click to zoom in")
+            .arg(qulonglong(item.count))
+            .arg(int(std::lround(item.busy * 100)))
+            .arg(duration(start - m_zoom.runStart()));
+    }
+    const uint32_t rowIndex = m_index->rowOf(item.event);
+    const auto& row = capture.rows[rowIndex];
+    QString name = QString::fromStdString(capture.regionName(row.region));
+    if (name.isEmpty())
+        name = tr("(unnamed)");
+    const int64_t start = events.start[item.event];
+    QString text = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+    if (item.kind == model::DrawKind::Unclosed) {
+        text += tr("<br><span style='color:#c03030'>never closed</span> (the run was finalized inside it)");
+    } else {
+        const int64_t wall = events.end[item.event] - start;
+        text += tr("<br>wall %1").arg(duration(wall));
+        if (events.hasGpu() && events.gpu[item.event] >= 0)
+            text += tr("<br>GPU %1").arg(duration(events.gpu[item.event]));
+        text += tr("<br>self %1").arg(duration(selfTime(item.lane, item.depth, item.event)));
+        if (events.hasAwait() && events.awaitNs[item.event] > 0)
+            text += tr("<br>suspended %1").arg(duration(events.awaitNs[item.event]));
+    }
+    text += tr("<br>starts at %1").arg(duration(start - m_zoom.runStart()));
+    text += tr("<br>depth %1 · call %L2 of %L3").arg(item.depth).arg(qulonglong(item.event - row.offset + 1)).arg(qulonglong(row.count));
+    text += QStringLiteral("<br>%1").arg(QString::fromStdString(lane.title).toHtmlEscaped());
+    return text;
+}
+
+void TimelineView::showToolTip(const QPoint& position)
+{
+    if (!m_capture || !laneArea().contains(position)) {
+        QToolTip::hideText();
+        return;
+    }
+    const QPoint local = position - laneArea().topLeft();
+    const int hit = model::hitTest(m_list, float(local.x()), local.y());
+    if (hit < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(mapToGlobal(position), describeItem(m_list.items[size_t(hit)]), this);
+}
+
+bool TimelineView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        showToolTip(static_cast<QHelpEvent*>(event)->pos());
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace spanscope::views
