@@ -5,7 +5,7 @@
 
 namespace spanscope::model {
 
-Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control)
+Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control, LoadOptions options)
 {
     const ProgressRange progress(control, 0.0, 1.0);
     auto read = io::readRegionFile(path, progress.sub(0.0, 0.6));
@@ -13,12 +13,17 @@ Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control)
         return read.error();
     std::shared_ptr<Capture> capture = std::move(read.value());
     const Error cancelled{ErrorCode::Cancelled, "loading was cancelled", path, {}};
-    if (!computeNesting(*capture, progress.sub(0.6, 0.8)))
+    // The timeline index is collected during the nesting walk: one pass for both.
+    TimelineIndexBuilder timeline;
+    if (!computeNesting(*capture, progress.sub(0.6, 0.8), options.timeline ? &timeline : nullptr))
         return cancelled;
     auto summary = summarizeCapture(*capture, progress.sub(0.8, 1.0));
     if (!summary)
         return cancelled;
-    return LoadedCapture{std::move(capture), std::move(summary)};
+    LoadedCapture loaded{capture, std::move(summary), nullptr};
+    if (options.timeline)
+        loaded.timeline = timeline.finish(*capture);
+    return loaded;
 }
 
 } // namespace spanscope::model

@@ -6,6 +6,7 @@
 #include "load_control.h"
 #include "result.h"
 #include "stats/capture_summary.h"
+#include "timeline/timeline_index.h"
 
 #include <memory>
 #include <string>
@@ -16,8 +17,15 @@ struct LoadedCapture
 {
     std::shared_ptr<const Capture> capture;
     std::shared_ptr<const CaptureSummary> summary;
+    std::shared_ptr<const TimelineIndex> timeline; // null unless asked for
 };
 
-Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control = nullptr);
+struct LoadOptions
+{
+    bool timeline = false; // also build the timeline index (12 bytes per call)
+};
+
+Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control = nullptr,
+                                  LoadOptions options = {});
 
 } // namespace spanscope::model

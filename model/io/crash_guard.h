@@ -17,7 +17,7 @@ namespace spanscope::model::io {
 // internally anyway, so this costs no parallelism.
 std::mutex& hdf5Mutex();
 
-// Returns an error if reading the file's structure crashes or hangs; Ok otherwise (also
+// Not in sanitizer builds (see crash_guard.cpp). Returns an error if reading the file's structure crashes or hangs; Ok otherwise (also
 // when the structure is invalid in an orderly way: the real read reports that precisely).
 // Call with hdf5Mutex() held.
 Status probeStructureInChild(const std::string& path);

@@ -10,38 +10,6 @@ namespace spanscope::model {
 
 namespace {
 
-// Collects the nesting walk into lanes and depth rows: the walk already visits each lane's
-// calls in start order, so every depth row comes out sorted without a sort.
-class LaneCollector : public NestingVisitor
-{
-public:
-    struct Key
-    {
-        int32_t rank;
-        int64_t lane;
-        auto operator<=>(const Key&) const = default;
-    };
-
-    void lane(int32_t rank, int64_t laneKey) override { m_current = &m_lanes[{rank, laneKey}]; }
-    void call(uint32_t event, uint16_t depth) override
-    {
-        auto& depths = m_current->depths;
-        if (depth >= depths.size())
-            depths.resize(size_t(depth) + 1);
-        depths[depth].events.push_back(event);
-    }
-    void unclosed(uint32_t event, int32_t rank, int64_t laneKey) override
-    {
-        m_lanes[{rank, laneKey}].unclosed.push_back(event);
-    }
-
-    std::map<Key, TimelineLane>& lanes() { return m_lanes; }
-
-private:
-    std::map<Key, TimelineLane> m_lanes;
-    TimelineLane* m_current = nullptr;
-};
-
 void finishRow(const Capture& capture, DepthRow& row)
 {
     const auto& start = capture.events.start;
@@ -82,11 +50,34 @@ std::string laneTitle(const Capture& capture, int32_t rank, LaneKind kind, int64
 
 } // namespace
 
+void TimelineIndexBuilder::lane(int32_t rank, int64_t laneKey)
+{
+    m_current = &m_lanes[{rank, laneKey}];
+}
+
+void TimelineIndexBuilder::call(uint32_t event, uint16_t depth)
+{
+    auto& depths = m_current->depths;
+    if (depth >= depths.size())
+        depths.resize(size_t(depth) + 1);
+    depths[depth].events.push_back(event);
+}
+
+void TimelineIndexBuilder::unclosed(uint32_t event, int32_t rank, int64_t laneKey)
+{
+    m_lanes[{rank, laneKey}].unclosed.push_back(event);
+}
+
 std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture)
 {
+    TimelineIndexBuilder builder;
+    walkNesting(capture, builder);
+    return builder.finish(capture);
+}
+
+std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture& capture)
+{
     auto index = std::make_shared<TimelineIndex>();
-    LaneCollector collector;
-    walkNesting(capture, collector);
 
     // Lane order within a rank: the rank's own lane (calls without thread), then threads,
     // then tasks, each by id.
@@ -98,7 +89,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture
         TimelineLane* lane;
     };
     std::vector<Ordered> ordered;
-    for (auto& [key, lane] : collector.lanes()) {
+    for (auto& [key, lane] : m_lanes) {
         lane.rank = key.rank;
         if (key.lane >= 0) {
             lane.kind = LaneKind::Task;
@@ -137,6 +128,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture
         }
         index->m_lanes.push_back(std::move(lane));
     }
+    m_lanes.clear();
     if (index->m_begin > index->m_end)
         index->m_begin = index->m_end = 0;
     for (uint32_t r = 0; r < capture.rows.size(); ++r)

@@ -10,8 +10,10 @@
 
 #include "../capture.h"
 #include "../column.h"
+#include "../stats/nesting.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +46,8 @@ struct TimelineLane
     std::vector<uint32_t> unclosed; // calls that never closed, drawn to the end of the run
 };
 
+class TimelineIndexBuilder;
+
 class TimelineIndex
 {
 public:
@@ -69,9 +73,34 @@ public:
     size_t residentBytes() const;
 
 private:
+    friend class TimelineIndexBuilder;
+
     std::vector<TimelineLane> m_lanes;
     std::vector<std::pair<uint64_t, uint32_t>> m_rowStarts; // (offset, row), by offset
     int64_t m_begin = 0, m_end = 0;
+};
+
+// Builds the index from a nesting walk: pass it to computeNesting() to get both in one
+// pass over the calls (the walk visits each lane's calls in start order, so every depth
+// row comes out sorted without a sort), then call finish().
+class TimelineIndexBuilder : public NestingVisitor
+{
+public:
+    void lane(int32_t rank, int64_t laneKey) override;
+    void call(uint32_t event, uint16_t depth) override;
+    void unclosed(uint32_t event, int32_t rank, int64_t laneKey) override;
+
+    std::shared_ptr<const TimelineIndex> finish(const Capture& capture);
+
+private:
+    struct Key
+    {
+        int32_t rank;
+        int64_t lane;
+        auto operator<=>(const Key&) const = default;
+    };
+    std::map<Key, TimelineLane> m_lanes;
+    TimelineLane* m_current = nullptr;
 };
 
 } // namespace spanscope::model

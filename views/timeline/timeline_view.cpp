@@ -16,20 +16,25 @@ namespace {
 
 constexpr int kScrollBarExtent = 14;
 
-// Busy share per pixel column of the whole run, from a frame of the whole run: what the
-// overview strip draws.
+// Where the calls are, per pixel column of the whole run, from a frame of the whole run:
+// calls per column (folded blocks spread their count over their width), square-root
+// scaled to 0..1 so sparse regions still show. What the overview strip draws.
 std::vector<float> overviewDensity(const model::DrawList& list, int width)
 {
     std::vector<float> density(size_t(std::max(width, 0)), 0.0f);
     for (const auto& item : list.items) {
-        if (item.depth != 0 || (item.kind != model::DrawKind::Call && item.kind != model::DrawKind::Folded))
+        if (item.kind != model::DrawKind::Call && item.kind != model::DrawKind::Folded)
             continue;
-        const int x0 = std::clamp(int(std::floor(item.x0)), 0, width);
-        const int x1 = std::clamp(int(std::ceil(item.x1)), x0, width);
-        const float busy = item.kind == model::DrawKind::Call ? 1.0f : item.busy;
+        const int x0 = std::clamp(int(std::floor(item.x0)), 0, std::max(0, width - 1));
+        const int x1 = std::clamp(int(std::ceil(item.x1)), x0 + 1, width);
+        const float share = float(item.count) / float(x1 - x0);
         for (int x = x0; x < x1; ++x)
-            density[size_t(x)] = std::min(1.0f, density[size_t(x)] + busy);
+            density[size_t(x)] += share;
     }
+    const float peak = density.empty() ? 0.0f : *std::max_element(density.begin(), density.end());
+    if (peak > 0)
+        for (auto& value : density)
+            value = std::sqrt(value / peak);
     return density;
 }
 

@@ -1,0 +1,326 @@
+#include "main_window.h"
+
+#include "capture_tab.h"
+#include "recent_files.h"
+#include "views/capture_view.h"
+#include "views/display_text.h"
+#include "welcome_page.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScreen>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolButton>
+
+namespace spanscope::app {
+
+namespace {
+
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kViewLayoutKey = QStringLiteral("captureView/layout");
+const QString kLastDirectoryKey = QStringLiteral("lastDirectory");
+constexpr QSize kDefaultSize(1400, 900);
+constexpr int kStatusMessageMs = 4000;
+
+QStringList localFiles(const QMimeData* mime)
+{
+    QStringList files;
+    if (mime && mime->hasUrls())
+        for (const QUrl& url : mime->urls())
+            if (url.isLocalFile())
+                files << url.toLocalFile();
+    return files;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle(QStringLiteral("spanscope"));
+    setAcceptDrops(true);
+    m_recent = new RecentFiles(this);
+
+    m_welcome = new WelcomePage;
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("captureTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->setElideMode(Qt::ElideMiddle);
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_welcome);
+    m_stack->addWidget(m_tabs);
+    setCentralWidget(m_stack);
+
+    m_warningStatus = new QToolButton;
+    m_warningStatus->setObjectName(QStringLiteral("warningStatus"));
+    m_warningStatus->setAutoRaise(true);
+    m_warningStatus->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_warningStatus->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    m_warningStatus->setToolTip(tr("Show the warnings of this file"));
+    m_warningStatus->hide();
+    statusBar()->addPermanentWidget(m_warningStatus);
+
+    createActions();
+    createMenus();
+
+    connect(m_warningStatus, &QToolButton::clicked, this, &MainWindow::showCurrentWarnings);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateState);
+    connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openDialog);
+    connect(m_welcome, &WelcomePage::recentFileActivated, this, &MainWindow::openFile);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+
+    readSettings();
+    rebuildRecentMenu();
+    updateState();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    for (const QString& path : paths)
+        openFile(path);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    const QString file = QFileInfo(path).absoluteFilePath();
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (tab(i)->path() == file) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+
+    auto* tab = new CaptureTab(file);
+    connect(tab, &CaptureTab::loaded, this, [this, tab] { onTabLoaded(tab); });
+    connect(tab, &CaptureTab::loadFailed, this, [this, tab](const model::Error& error) {
+        const QString failedPath = tab->path();
+        if (!tab->view()) // nothing to show: the tab goes; a failed reload keeps the old data
+            closeTab(m_tabs->indexOf(tab));
+        if (error.code == model::ErrorCode::NotFound)
+            m_recent->remove(failedPath);
+        reportError(failedPath, error);
+    });
+    connect(tab, &CaptureTab::loadCancelled, this, [this, tab](bool hadCapture) {
+        if (!hadCapture)
+            closeTab(m_tabs->indexOf(tab));
+        statusBar()->showMessage(tr("Loading cancelled"), kStatusMessageMs);
+    });
+    connect(tab, &CaptureTab::loadingChanged, this, &MainWindow::onTabLoadingChanged);
+
+    const int index = m_tabs->addTab(tab, QFileInfo(file).fileName());
+    m_tabs->setTabToolTip(index, QDir::toNativeSeparators(file));
+    m_tabs->setCurrentIndex(index);
+    tab->load();
+    updateState();
+}
+
+bool MainWindow::isLoading() const
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (tab(i)->isLoading())
+            return true;
+    return false;
+}
+
+int MainWindow::tabCount() const
+{
+    return m_tabs->count();
+}
+
+CaptureTab* MainWindow::tab(int index) const
+{
+    return qobject_cast<CaptureTab*>(m_tabs->widget(index));
+}
+
+CaptureTab* MainWindow::currentTab() const
+{
+    return qobject_cast<CaptureTab*>(m_tabs->currentWidget());
+}
+
+void MainWindow::closeTab(int index)
+{
+    CaptureTab* tab = this->tab(index);
+    if (!tab)
+        return;
+    if (tab->view())
+        m_viewLayout = tab->view()->saveLayoutState();
+    tab->disconnect(this);
+    tab->cancelLoad(); // the worker stops soon and its result is dropped
+    m_tabs->removeTab(index);
+    tab->deleteLater(); // may be inside one of the tab's own signals
+    onTabLoadingChanged();
+}
+
+void MainWindow::reloadCurrent()
+{
+    if (CaptureTab* tab = currentTab())
+        tab->load();
+}
+
+void MainWindow::showCurrentWarnings()
+{
+    if (CaptureTab* tab = currentTab(); tab && tab->view())
+        tab->view()->showWarnings();
+}
+
+void MainWindow::focusFilter()
+{
+    if (CaptureTab* tab = currentTab(); tab && tab->view())
+        tab->view()->focusFilter();
+}
+
+void MainWindow::onTabLoaded(CaptureTab* tab)
+{
+    m_recent->add(tab->path());
+    views::CaptureView* view = tab->view();
+    // New views take the splitter layout last chosen in any tab (or the last session).
+    static const char* const kLayoutHooked = "spanscopeLayoutHooked";
+    if (!view->property(kLayoutHooked).toBool()) {
+        view->setProperty(kLayoutHooked, true);
+        if (!m_viewLayout.isEmpty())
+            view->restoreLayoutState(m_viewLayout);
+        connect(view, &views::CaptureView::layoutStateChanged, this,
+                [this, view] { m_viewLayout = view->saveLayoutState(); });
+    }
+    updateTabDecoration(tab);
+    statusBar()->showMessage(tr("Loaded %1").arg(QDir::toNativeSeparators(tab->path())),
+                             kStatusMessageMs);
+    updateState();
+}
+
+void MainWindow::onTabLoadingChanged()
+{
+    updateState();
+    if (!isLoading())
+        emit loadingFinished();
+}
+
+void MainWindow::updateTabDecoration(CaptureTab* tab)
+{
+    const int index = m_tabs->indexOf(tab);
+    if (index < 0)
+        return;
+    const int warnings = tab->warningCount();
+    QString toolTip = QDir::toNativeSeparators(tab->path());
+    if (warnings > 0)
+        toolTip += QLatin1Char('\n') +
+                   views::countedText(uint64_t(warnings), tr("warning"), tr("warnings"));
+    m_tabs->setTabIcon(index, warnings > 0 ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
+                                           : QIcon());
+    m_tabs->setTabToolTip(index, toolTip);
+}
+
+void MainWindow::updateState()
+{
+    CaptureTab* tab = currentTab();
+    m_stack->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget*>(m_tabs) : m_welcome);
+    m_reloadAction->setEnabled(tab != nullptr);
+    m_closeAction->setEnabled(tab != nullptr);
+    m_findAction->setEnabled(tab && tab->view());
+    setWindowTitle(tab ? tr("%1 \u2014 spanscope").arg(QFileInfo(tab->path()).fileName())
+                       : QStringLiteral("spanscope"));
+    const int warnings = tab && !tab->isLoading() ? tab->warningCount() : 0;
+    m_warningStatus->setText(views::countedText(uint64_t(warnings), tr("warning"), tr("warnings")));
+    m_warningStatus->setVisible(warnings > 0);
+}
+
+void MainWindow::reportError(const QString& file, const model::Error& error)
+{
+    const QString message = QString::fromStdString(error.toString());
+    emit errorReported(file, message);
+    showError(tr("Cannot open %1").arg(QFileInfo(file).fileName()),
+              tr("spanscope could not open \u201c%1\u201d.").arg(QDir::toNativeSeparators(file)),
+              message);
+}
+
+void MainWindow::showError(const QString& title, const QString& text, const QString& details)
+{
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box.setInformativeText(details);
+    box.exec();
+}
+
+void MainWindow::openDialog()
+{
+    const QString start = m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory;
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Open Region Files"), start,
+                                      tr("Region files (*.h5 *.hdf5 *.he5);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    m_lastDirectory = QFileInfo(files.front()).absolutePath();
+    openFiles(files);
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(
+        this, tr("About spanscope"),
+        tr("<h3>spanscope %1</h3>"
+           "<p>A profile viewer for scope-profiler HDF5 region files: per-region and per-rank "
+           "statistics, percentiles, source locations and run metadata.</p>"
+           "<p>Built with Qt %2.</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    writeSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!localFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList files = localFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFiles(files);
+}
+
+void MainWindow::readSettings()
+{
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        QSize size = kDefaultSize;
+        if (const QScreen* screen = QApplication::primaryScreen())
+            size = size.boundedTo(screen->availableSize() * 0.95);
+        resize(size);
+    }
+    m_viewLayout = settings.value(kViewLayoutKey).toByteArray();
+    m_lastDirectory = settings.value(kLastDirectoryKey).toString();
+}
+
+void MainWindow::writeSettings()
+{
+    if (CaptureTab* tab = currentTab(); tab && tab->view())
+        m_viewLayout = tab->view()->saveLayoutState();
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kViewLayoutKey, m_viewLayout);
+    settings.setValue(kLastDirectoryKey, m_lastDirectory);
+}
+
+} // namespace spanscope::app

@@ -1,0 +1,95 @@
+#pragma once
+// The viewer's window: one tab per open file, a welcome page when none is open, the File /
+// View / Help menus, drag and drop, and the settings it remembers (geometry, splitters,
+// recent files, last directory). Loading runs on workers; this class only reacts.
+// GUI thread only.
+
+#include "model/result.h"
+
+#include <QByteArray>
+#include <QMainWindow>
+
+class QAction;
+class QToolButton;
+class QMenu;
+class QStackedWidget;
+class QTabWidget;
+
+namespace spanscope::app {
+
+class CaptureTab;
+class RecentFiles;
+class WelcomePage;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens each file in a tab of its own and returns at once; a file already open just
+    // gets its tab shown. Failures are reported through showError().
+    void openFiles(const QStringList& paths);
+    void openFile(const QString& path);
+
+    // True while any tab is still loading.
+    bool isLoading() const;
+    int tabCount() const;
+    CaptureTab* tab(int index) const;
+    CaptureTab* currentTab() const;
+    RecentFiles* recentFiles() const { return m_recent; }
+
+signals:
+    // Every error shown to the user, before showError() shows it. `file` is the file it
+    // concerns; `message` is model::Error::toString().
+    void errorReported(const QString& file, const QString& message);
+    // The last running load finished (loaded, failed or cancelled).
+    void loadingFinished();
+
+protected:
+    // The one place errors reach the user. The default opens a modal QMessageBox; tests
+    // override it to record the error instead of blocking on a dialog.
+    virtual void showError(const QString& title, const QString& text, const QString& details);
+
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void rebuildRecentMenu();
+    void openDialog();
+    void reloadCurrent();
+    void closeTab(int index);
+    void focusFilter();
+    void showCurrentWarnings();
+    void about();
+    void reportError(const QString& file, const model::Error& error);
+    void onTabLoaded(CaptureTab* tab);
+    void onTabLoadingChanged();
+    void updateTabDecoration(CaptureTab* tab);
+    void updateState();
+    void readSettings();
+    void writeSettings();
+
+    RecentFiles* m_recent = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    WelcomePage* m_welcome = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QToolButton* m_warningStatus = nullptr; // "3 warnings" in the status bar
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_reloadAction = nullptr;
+    QAction* m_closeAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_findAction = nullptr;
+    QAction* m_clearRecentAction = nullptr;
+    // Splitter layout of the capture views: the last one the user chose, given to new tabs.
+    QByteArray m_viewLayout;
+    QString m_lastDirectory;
+};
+
+} // namespace spanscope::app

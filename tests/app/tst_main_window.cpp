@@ -1,0 +1,287 @@
+// Smoke test of the viewer window on the offscreen platform: open files (by call, by drop),
+// wait for the worker to finish, drive the rank selector, the table and the filter, and see
+// errors reported through MainWindow's error hook instead of a blocking dialog.
+
+#include "app/capture_tab.h"
+#include "app/main_window.h"
+#include "app/recent_files.h"
+#include "views/capture_view.h"
+#include "views/region_details_widget.h"
+#include "views/region_table_model.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace spanscope;
+using Field = views::RegionDetailsWidget::Field;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 30'000;
+
+QString dataFile(const char* relative)
+{
+    return QStringLiteral(SPANSCOPE_TEST_DATA "/") + QString::fromUtf8(relative);
+}
+
+// Records errors instead of opening a modal message box.
+class RecordingMainWindow : public app::MainWindow
+{
+public:
+    struct Shown
+    {
+        QString title, text, details;
+    };
+    QList<Shown> errors;
+
+protected:
+    void showError(const QString& title, const QString& text, const QString& details) override
+    {
+        errors.append({title, text, details});
+    }
+};
+
+// Shortcuts only reach the active window.
+bool showActive(QWidget& window)
+{
+    window.show();
+    QApplication::setActiveWindow(&window);
+    return QTest::qWaitForWindowActive(&window);
+}
+
+int findRegionRow(const QAbstractItemModel& model, const QString& name, int rank = -1)
+{
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (model.index(row, 0).data().toString() == name &&
+            (rank < 0 || model.index(row, 1).data().toString() == QString::number(rank)))
+            return row;
+    return -1;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void opensFileAndBrowsesRegions();
+    void reportsErrorsThroughHook();
+    void closingOrCancellingWhileLoading();
+    void dropOpensFiles();
+    void remembersSettings();
+};
+
+void TestMainWindow::initTestCase()
+{
+    // Keeps the user's real settings and recent files out of the test.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("spanscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("spanscope-tests"));
+}
+
+void TestMainWindow::init()
+{
+    QSettings().clear();
+}
+
+void TestMainWindow::opensFileAndBrowsesRegions()
+{
+    RecordingMainWindow window;
+    QVERIFY(showActive(window));
+    QVERIFY(window.findChild<QPushButton*>(QStringLiteral("welcomeOpen"))->isVisible());
+
+    const QString path = dataFile("scope-profiler/solver-2rank.h5");
+    window.openFile(path);
+    QCOMPARE(window.tabCount(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+    QVERIFY(window.errors.isEmpty());
+    app::CaptureTab* tab = window.currentTab();
+    QVERIFY(tab && tab->view());
+    views::CaptureView* view = tab->view();
+    QTableView* table = view->regionTable();
+    QVERIFY(table->isVisible());
+    QCOMPARE(table->model()->rowCount(), 6);
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("solver-2rank.h5")));
+    QCOMPARE(window.recentFiles()->files().value(0), QFileInfo(path).absoluteFilePath());
+
+    // Opening it again shows the same tab.
+    window.openFile(path);
+    QCOMPARE(window.tabCount(), 1);
+
+    // Rank 1 only: its six rows, with a Rank column.
+    QComboBox* ranks = view->rankSelector();
+    QCOMPARE(ranks->itemText(0), QStringLiteral("All ranks (pooled)"));
+    const int rank1 = ranks->findText(QStringLiteral("Rank 1"));
+    QVERIFY(rank1 > 0);
+    ranks->setCurrentIndex(rank1);
+    QCOMPARE(table->model()->rowCount(), 6);
+    QCOMPARE(view->regionModel()->rankSelection(), views::RankSelection::single(1));
+    QCOMPARE(table->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Rank"));
+    for (int row = 0; row < 6; ++row)
+        QCOMPARE(table->model()->index(row, 1).data().toString(), QStringLiteral("1"));
+
+    // Selecting a row fills the details panel.
+    views::RegionDetailsWidget* details = view->details();
+    const int step = findRegionRow(*table->model(), QStringLiteral("solver.step"));
+    QVERIFY(step >= 0);
+    table->selectRow(step);
+    QCOMPARE(details->regionTitle(), QStringLiteral("solver.step"));
+    QCOMPARE(details->fieldText(Field::Calls), QStringLiteral("15"));
+    QCOMPARE(details->fieldText(Field::Imbalance), QStringLiteral("\u2013"));
+
+    // Back to pooled: the selection stays on the region, now with both ranks' calls.
+    ranks->setCurrentIndex(0);
+    QCOMPARE(table->model()->rowCount(), 6);
+    QCOMPARE(details->regionTitle(), QStringLiteral("solver.step"));
+    QCOMPARE(details->fieldText(Field::Calls), QStringLiteral("30"));
+    details->setCustomPercentile(50.0);
+    QCOMPARE(details->fieldText(Field::CustomPercentile), details->fieldText(Field::P50));
+
+    // Ctrl+F focuses the filter; typing filters the table.
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+    QTRY_VERIFY(view->filterEdit()->hasFocus());
+    QTest::keyClicks(view->filterEdit(), QStringLiteral("LINEAR"));
+    QCOMPARE(table->model()->rowCount(), 1);
+    QCOMPARE(details->regionTitle(), QStringLiteral("solver.linear_solve"));
+    view->filterEdit()->clear();
+    QCOMPARE(table->model()->rowCount(), 6);
+
+    // F5 reloads and keeps the selected region.
+    QSignalSpy finished(&window, &app::MainWindow::loadingFinished);
+    QTest::keyClick(&window, Qt::Key_F5);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kLoadTimeoutMs);
+    QCOMPARE(window.tabCount(), 1);
+    QCOMPARE(table->model()->rowCount(), 6);
+    QCOMPARE(details->regionTitle(), QStringLiteral("solver.linear_solve"));
+
+    // Ctrl+W closes the tab; the welcome page returns.
+    QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier);
+    QCOMPARE(window.tabCount(), 0);
+    QTRY_VERIFY(window.findChild<QPushButton*>(QStringLiteral("welcomeOpen"))->isVisible());
+}
+
+void TestMainWindow::reportsErrorsThroughHook()
+{
+    RecordingMainWindow window;
+    window.show();
+    QSignalSpy reported(&window, &app::MainWindow::errorReported);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString notHdf5 = dir.filePath(QStringLiteral("notes.h5"));
+    {
+        QFile file(notHdf5);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is a text file, not a region file\n");
+    }
+    window.openFile(notHdf5);
+    QTRY_COMPARE_WITH_TIMEOUT(window.errors.size(), 1, kLoadTimeoutMs);
+    QCOMPARE(reported.count(), 1);
+    QCOMPARE(reported.at(0).at(0).toString(), notHdf5);
+    const auto& shown = window.errors.front();
+    QVERIFY2(shown.title.contains(QStringLiteral("notes.h5")), qPrintable(shown.title));
+    QVERIFY2(shown.text.contains(notHdf5), qPrintable(shown.text));
+    QVERIFY2(shown.details.contains(QStringLiteral("notes.h5")), qPrintable(shown.details));
+    QVERIFY(!shown.details.isEmpty());
+    QCOMPARE(window.tabCount(), 0); // nothing to show: the tab went away
+    QVERIFY(window.recentFiles()->files().isEmpty());
+
+    window.openFile(dir.filePath(QStringLiteral("missing.h5")));
+    QTRY_COMPARE_WITH_TIMEOUT(window.errors.size(), 2, kLoadTimeoutMs);
+    QCOMPARE(window.tabCount(), 0);
+    QVERIFY(!window.isLoading());
+}
+
+void TestMainWindow::closingOrCancellingWhileLoading()
+{
+    RecordingMainWindow window;
+    QVERIFY(showActive(window));
+    const QString path = dataFile("scope-profiler/solver-2rank.h5");
+
+    // Close at once, while the worker runs: no crash, no result, no error.
+    window.openFile(path);
+    QCOMPARE(window.tabCount(), 1);
+    QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier);
+    QCOMPARE(window.tabCount(), 0);
+    QVERIFY(!window.isLoading());
+
+    // Cancel: the tab closes quietly.
+    window.openFile(path);
+    QVERIFY(window.currentTab()->isLoading());
+    auto* cancel = window.currentTab()->findChild<QPushButton*>(QStringLiteral("cancelLoad"));
+    QVERIFY(cancel);
+    cancel->click();
+    QTRY_COMPARE(window.tabCount(), 0);
+
+    // Latest wins: reloading twice in a row leaves one finished load.
+    window.openFile(path);
+    window.currentTab()->load();
+    window.currentTab()->load();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+    QCOMPARE(window.tabCount(), 1);
+    QVERIFY(window.currentTab()->view());
+    QCOMPARE(window.currentTab()->view()->regionTable()->model()->rowCount(), 6);
+
+    // Cancelling a reload keeps the capture already shown.
+    window.currentTab()->load();
+    window.currentTab()->cancelLoad();
+    QCOMPARE(window.tabCount(), 1);
+    QVERIFY(window.currentTab()->view()->isVisible());
+    QTest::qWait(100); // give an abandoned worker's result the chance to (wrongly) arrive
+    QVERIFY(window.errors.isEmpty());
+}
+
+void TestMainWindow::dropOpensFiles()
+{
+    RecordingMainWindow window;
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dataFile("scope-profiler/solver-2rank.h5")),
+                  QUrl::fromLocalFile(dataFile("scope-profiler/compat/schema-3.h5"))});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    QCOMPARE(window.tabCount(), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+    QVERIFY2(window.errors.isEmpty(), qPrintable(window.errors.value(0).details));
+    QCOMPARE(window.tabCount(), 2);
+    QCOMPARE(window.tab(1)->view()->regionTable()->model()->rowCount(), 1);
+    QCOMPARE(window.recentFiles()->files().size(), 2);
+}
+
+void TestMainWindow::remembersSettings()
+{
+    {
+        RecordingMainWindow window;
+        window.show();
+        window.openFile(dataFile("scope-profiler/compat/schema-3.h5"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        window.close();
+    }
+    const QSettings settings;
+    QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
+    QVERIFY(!settings.value(QStringLiteral("captureView/layout")).toByteArray().isEmpty());
+    QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().size(), 1);
+
+    RecordingMainWindow again;
+    QCOMPARE(again.recentFiles()->files().size(), 1);
+    again.recentFiles()->clear();
+    QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().isEmpty());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

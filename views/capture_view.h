@@ -1,0 +1,109 @@
+#pragma once
+// Everything one open file shows: a sortable, filterable region table with a rank
+// selector, and below it the run metadata and the file's warnings as tabs; on the right
+// the selected region's details. Reads one immutable snapshot; never loads anything itself.
+// GUI thread only.
+
+#include "model/capture.h"
+#include "model/stats/capture_summary.h"
+#include "model/timeline/timeline_index.h"
+#include "region_table_model.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QStackedWidget;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+
+namespace spanscope::views {
+
+class MetadataModel;
+class RegionDetailsWidget;
+class RegionFilterProxy;
+class TimelineView;
+class WarningsWidget;
+
+class CaptureView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit CaptureView(QWidget* parent = nullptr);
+    ~CaptureView() override;
+
+    // Shows a new snapshot (after a load or reload). Keeps the rank choice, filter and
+    // selected region when the new capture still has them.
+    // `timeline` may be null (no timeline is shown then).
+    void setCapture(std::shared_ptr<const model::Capture> capture,
+                    std::shared_ptr<const model::CaptureSummary> summary,
+                    std::shared_ptr<const model::TimelineIndex> timeline = nullptr);
+    const std::shared_ptr<const model::Capture>& capture() const;
+
+    // Puts the keyboard focus in the filter box and selects its text (Ctrl+F).
+    void focusFilter();
+    void showWarnings();
+
+    // Splitter positions, so every tab and the next session open the same way.
+    QByteArray saveLayoutState() const;
+    bool restoreLayoutState(const QByteArray& state);
+
+    // The parts, for the main window's actions and for tests.
+    QTableView* regionTable() const { return m_table; }
+    RegionTableModel* regionModel() const { return m_model; }
+    RegionFilterProxy* regionProxy() const { return m_proxy; }
+    QComboBox* rankSelector() const { return m_rankSelector; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    RegionDetailsWidget* details() const { return m_details; }
+    WarningsWidget* warnings() const { return m_warnings; }
+    TimelineView* timeline() const { return m_timeline; }
+
+    // The next/previous call (in time) of a region matching the filter, in the timeline.
+    void findCall(bool forward);
+
+signals:
+    // The layout the user gave the splitters changed (to remember it).
+    void layoutStateChanged();
+
+private:
+    void fillRankSelector();
+    void applyRankSelection();
+    void applyFilter(const QString& text);
+    void showCurrentRegion();
+    void restoreSelection(uint32_t region, std::optional<uint32_t> row);
+    void updateMatchCount();
+    void selectRegionOfCall(quint32 event);
+    QString summaryLine() const;
+
+    RegionTableModel* m_model = nullptr;
+    RegionFilterProxy* m_proxy = nullptr;
+    MetadataModel* m_metadataModel = nullptr;
+
+    QLabel* m_summaryLabel = nullptr;
+    QToolButton* m_warningsBadge = nullptr;
+    QComboBox* m_rankSelector = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QLabel* m_matchCount = nullptr;
+    QTableView* m_table = nullptr;
+    QSplitter* m_verticalSplitter = nullptr; // timeline above, tables below
+    QSplitter* m_mainSplitter = nullptr;
+    TimelineView* m_timeline = nullptr;
+    QToolButton* m_previousCall = nullptr;
+    QToolButton* m_nextCall = nullptr;
+    QSplitter* m_leftSplitter = nullptr;
+    RegionDetailsWidget* m_details = nullptr;
+    QTabWidget* m_sideTabs = nullptr;
+    QStackedWidget* m_metadataStack = nullptr; // the table, or a note when there is none
+    QTableView* m_metadataTable = nullptr;
+    QLabel* m_noMetadata = nullptr;
+    WarningsWidget* m_warnings = nullptr;
+    int m_warningsTab = -1;
+};
+
+} // namespace spanscope::views
