@@ -25,6 +25,9 @@ void finishRow(const Capture& capture, DepthRow& row)
         if (i > 0 && end[e] < end[row.events[i - 1]])
             endsOrdered = false;
     }
+    row.sampledStart.reserve(n / DepthRow::kSampleStride + 1);
+    for (size_t i = 0; i < n; i += DepthRow::kSampleStride)
+        row.sampledStart.push_back(start[row.events[i]]);
     if (!endsOrdered) {
         row.maxEnd.resize(n);
         int64_t running = std::numeric_limits<int64_t>::min();
@@ -161,8 +164,35 @@ std::pair<size_t, size_t> TimelineIndex::visibleRange(const Capture& capture, co
 size_t TimelineIndex::firstStartingAtOrAfter(const Capture& capture, const DepthRow& row, size_t from,
                                              int64_t t)
 {
+    // Galloping from `from` over the contiguous sampled starts, then a short search inside
+    // one stride: the answer is usually a pixel's worth of calls ahead, and this touches
+    // the scattered event columns only a handful of times.
     const auto& start = capture.events.start;
-    return size_t(std::partition_point(row.events.begin() + int64_t(from), row.events.end(),
+    const size_t n = row.events.size();
+    if (from >= n || start[row.events[from]] >= t)
+        return from;
+    constexpr size_t stride = DepthRow::kSampleStride;
+    const auto& samples = row.sampledStart;
+    // Sample k covers call k * stride. Find the last sample <= answer region: the first
+    // sample index whose start >= t, galloping from the sample after `from`.
+    size_t low = from / stride + 1; // samples before this start before t or are <= from
+    size_t high = low;
+    size_t step = 1;
+    while (high < samples.size() && samples[high] < t) {
+        low = high + 1;
+        high += step;
+        step *= 2;
+    }
+    high = std::min(high, samples.size());
+    const size_t firstSample = size_t(std::lower_bound(samples.begin() + int64_t(std::min(low, high)),
+                                                       samples.begin() + int64_t(high), t)
+                                      - samples.begin());
+    // The answer lies in (max(from, (firstSample - 1) * stride), min(n, firstSample * stride)].
+    const size_t begin = std::max(from + 1, firstSample > 0 ? (firstSample - 1) * stride : 0);
+    const size_t end = std::min(n, firstSample * stride);
+    if (begin >= end)
+        return std::max(begin, std::min(end, n));
+    return size_t(std::partition_point(row.events.begin() + int64_t(begin), row.events.begin() + int64_t(end),
                                        [&](uint32_t e) { return start[e] < t; })
                   - row.events.begin());
 }
@@ -180,7 +210,7 @@ size_t TimelineIndex::residentBytes() const
         bytes += lane.unclosed.capacity() * sizeof(uint32_t);
         for (const auto& row : lane.depths)
             bytes += row.events.capacity() * sizeof(uint32_t) + row.busyPrefix.capacity() * sizeof(int64_t)
-                     + row.maxEnd.capacity() * sizeof(int64_t);
+                     + row.maxEnd.capacity() * sizeof(int64_t) + row.sampledStart.capacity() * sizeof(int64_t);
     }
     return bytes;
 }
