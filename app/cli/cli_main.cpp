@@ -1,6 +1,9 @@
 // spanscope-cli: headless summaries for scripts and CI.
 
 #include "summary_command.h"
+#ifdef SPANSCOPE_CLI_RENDER
+#include "render_command.h"
+#endif
 
 #include <iostream>
 #include <string>
@@ -12,6 +15,8 @@ const char* kUsage = "usage: spanscope-cli COMMAND [ARGS]\n"
                      "\n"
                      "commands:\n"
                      "  summary FILE... [--format text|json|csv]   statistics of region files\n"
+                     "  render FILE --output OUT.png [--width W] [--height H] [--from NS] [--to NS]\n"
+                     "         [--lanes REGEX]                     the timeline as an image\n"
                      "\n"
                      "exit codes: 0 success, 1 a file could not be read, 2 usage error\n";
 
@@ -32,6 +37,15 @@ int main(int argc, char** argv)
     }
     if (command == "summary")
         return spanscope::app::cli::runSummary(args, std::cout, std::cerr);
+#ifdef SPANSCOPE_CLI_RENDER
+    if (command == "render")
+        return spanscope::app::cli::runRender(args, std::cout, std::cerr);
+#else
+    if (command == "render") {
+        std::cerr << "spanscope-cli: this build has no GUI libraries, so it cannot render\n";
+        return 2;
+    }
+#endif
     std::cerr << "spanscope-cli: unknown command '" << command << "'\n" << kUsage;
     return 2;
 }

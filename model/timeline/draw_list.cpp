@@ -127,6 +127,10 @@ DrawList FrameBuilder::build()
     int32_t top = 0;
     for (uint32_t laneIndex = 0; laneIndex < lanes.size(); ++laneIndex) {
         const auto& lane = lanes[laneIndex];
+        if (m_view.isHidden(laneIndex)) {
+            m_list.lanes.push_back(LaneGeometry{top - m_view.scrollY, 0, true});
+            continue;
+        }
         const bool collapsed = m_view.isCollapsed(laneIndex);
         const int32_t rows = collapsed ? 0 : int32_t(lane.depths.size());
         LaneGeometry geometry;

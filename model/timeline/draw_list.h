@@ -24,8 +24,10 @@ struct TimelineViewport
     int rowHeight = 18;       // one nesting depth
     int laneGap = 4;          // space after each lane
     std::vector<bool> collapsed; // per lane; missing entries mean expanded
+    std::vector<bool> hidden;    // per lane; hidden lanes take no space at all
 
     bool isCollapsed(size_t lane) const { return lane < collapsed.size() && collapsed[lane]; }
+    bool isHidden(size_t lane) const { return lane < hidden.size() && hidden[lane]; }
     double pxPerNs() const { return double(width) / double(t1 - t0); }
 };
 

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QImage>
 #include <QProcess>
 
 #include <sstream>
@@ -125,6 +126,34 @@ private slots:
         QCOMPARE(summary({"--format"}).code, 2);
         QCOMPARE(summary({"--bogus", "a.h5"}).code, 2);
     }
+
+#ifdef SPANSCOPE_CLI_RENDER
+    void renderWritesTheTimeline()
+    {
+        QTemporaryDir dir;
+        const QString cli = QString(SPANSCOPE_BIN_DIR) + "/spanscope-cli";
+        const QString output = dir.path() + "/timeline.png";
+        QProcess process;
+        process.start(cli, {"render", QString::fromStdString(dataFile("scope-profiler/solver-2rank.h5")),
+                            "--output", output, "--width", "800", "--height", "300", "--lanes", "rank 1"});
+        QVERIFY(process.waitForFinished(120000));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(process.readAllStandardOutput().contains("92 calls in view")); // rank 1 only
+        QImage image(output);
+        QCOMPARE(image.size(), QSize(800, 300));
+
+        process.start(cli, {"render", QString::fromStdString(dataFile("scope-profiler/solver-2rank.h5"))});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 2); // no --output
+        process.start(cli, {"render", "/no/such.h5", "--output", output});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 1);
+        process.start(cli, {"render", QString::fromStdString(dataFile("scope-profiler/solver-2rank.h5")),
+                            "--output", output, "--from", "500", "--to", "100"});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 2);
+    }
+#endif
 
     void executableExitCodes()
     {

@@ -4,6 +4,7 @@
 #include "model/timeline/timeline_index.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
+#include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QSignalSpy>
@@ -127,6 +128,39 @@ private slots:
         QTRY_VERIFY(view.frameUpToDate());
         QTest::mouseDClick(&view, Qt::LeftButton, Qt::NoModifier, click);
         QVERIFY(view.zoom()->span() < loaded.capture->events.end[*view.selectedEvent()]);
+    }
+
+    void labelsFitOrShrink()
+    {
+        SPANSCOPE_LOAD(loaded, dataFile("scope-profiler/solver-1rank.h5"));
+        const auto& capture = *loaded.capture;
+        const int region = findRegion(capture, "solver.linear_solve");
+        QVERIFY(region >= 0);
+        QFont font;
+        QFontMetrics metrics(font);
+        views::TimelinePainter painter(views::TimelineStyle{false, font});
+        const int full = metrics.horizontalAdvance("solver.linear_solve");
+        QCOMPARE(painter.labelFor(capture, uint32_t(region), full + 10), QString("solver.linear_solve"));
+        const int tail = metrics.horizontalAdvance("linear_solve");
+        QCOMPARE(painter.labelFor(capture, uint32_t(region), tail + 8), QString("linear_solve"));
+        const QString elided = painter.labelFor(capture, uint32_t(region), tail / 2 + 6);
+        QVERIFY(!elided.isEmpty() && elided.size() < 12 && elided.startsWith("lin"));
+        QVERIFY(painter.labelFor(capture, uint32_t(region), 8).isEmpty());
+    }
+
+    void laneFilterHidesLanes()
+    {
+        SPANSCOPE_LOAD(loaded, writeThreadedFile());
+        auto index = model::TimelineIndex::build(*loaded.capture);
+        views::TimelineView view;
+        view.resize(800, 400);
+        view.setCapture(loaded.capture, index);
+        view.setLaneFilter(QRegularExpression("worker"));
+        QTRY_VERIFY(view.frameUpToDate());
+        QCOMPARE(view.drawList().callsInView, uint64_t(5004));
+        view.setLaneFilter(QRegularExpression());
+        QTRY_VERIFY(view.frameUpToDate());
+        QCOMPARE(view.drawList().callsInView, uint64_t(5044));
     }
 
     void emptyCaptureShowsMessage()

@@ -2,6 +2,8 @@
 
 #include "region_colors.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +33,26 @@ QString TimelinePainter::label(const model::Capture& capture, uint32_t region)
         it = m_labels.insert(region, name.empty() ? QStringLiteral("(unnamed)") : QString::fromStdString(name));
     }
     return *it;
+}
+
+QString TimelinePainter::labelFor(const model::Capture& capture, uint32_t region, int width)
+{
+    constexpr int kPadding = 6;
+    const int room = width - kPadding;
+    if (room < m_metrics.horizontalAdvance(QStringLiteral("MM")))
+        return {};
+    const QString name = label(capture, region);
+    if (m_metrics.horizontalAdvance(name) <= room)
+        return name;
+    // Region names are often paths ("solver.linear_solve", "io/write", "ns::f"): the last
+    // part tells calls apart, the shared prefix does not.
+    static const QRegularExpression separators(QStringLiteral("[./:]+"));
+    const QStringList parts = name.split(separators, Qt::SkipEmptyParts);
+    const QString tail = parts.isEmpty() ? name : parts.last();
+    if (m_metrics.horizontalAdvance(tail) <= room)
+        return tail;
+    const QString elided = m_metrics.elidedText(tail, Qt::ElideRight, room);
+    return elided.size() > 1 ? elided : QString();
 }
 
 void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
@@ -80,11 +102,11 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
                 painter.drawRect(rect.adjusted(1, 1, -1, -1));
             }
             if (rect.width() >= kMinLabelWidth) {
-                painter.setPen(textColorOn(color));
-                const QString text = m_metrics.elidedText(label(capture, region), Qt::ElideRight,
-                                                          int(rect.width()) - 6);
-                if (text.size() > 1)
+                const QString text = labelFor(capture, region, int(rect.width()));
+                if (!text.isEmpty()) {
+                    painter.setPen(textColorOn(color));
                     painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+                }
             }
             break;
         }

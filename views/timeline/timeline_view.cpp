@@ -75,6 +75,7 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_index = std::move(index);
     m_search = m_capture ? std::make_unique<model::CallSearch>(*m_capture) : nullptr;
     m_collapsed.assign(m_index ? m_index->lanes().size() : 0, false);
+    m_hidden.assign(m_collapsed.size(), false);
     m_selected.reset();
     m_highlightRegion = -1;
     m_matches.clear();
@@ -96,6 +97,22 @@ void TimelineView::setAbsoluteTime(bool absolute)
 {
     m_absoluteTime = absolute;
     update();
+}
+
+void TimelineView::setLaneFilter(const QRegularExpression& pattern)
+{
+    if (!m_index)
+        return;
+    const bool all = !pattern.isValid() || pattern.pattern().isEmpty();
+    for (size_t lane = 0; lane < m_hidden.size(); ++lane)
+        m_hidden[lane] = !all && !pattern.match(QString::fromStdString(m_index->lanes()[lane].title)).hasMatch();
+    requestFrame();
+}
+
+void TimelineView::setCollapsedAll(bool collapsed)
+{
+    std::fill(m_collapsed.begin(), m_collapsed.end(), collapsed);
+    requestFrame();
 }
 
 void TimelineView::setHighlightRegion(int region)
@@ -143,6 +160,7 @@ model::TimelineViewport TimelineView::viewport() const
     v.headerHeight = line + 6;
     v.laneGap = 4;
     v.collapsed = m_collapsed;
+    v.hidden = m_hidden;
     return v;
 }
 

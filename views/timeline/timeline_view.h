@@ -34,6 +34,7 @@ public:
     TimelineZoom* zoom() { return &m_zoom; }
 
     void setDarkPalette(bool dark);
+    bool darkPalette() const { return m_painter.style().dark; }
     void setAbsoluteTime(bool absolute);
     bool absoluteTime() const { return m_absoluteTime; }
 
@@ -49,6 +50,9 @@ public:
     // Selects and reveals the next/previous matching call after the selection or view start.
     bool findNext(bool forward);
     void zoomToSelection();
+    // Shows only lanes whose title matches (an empty pattern shows all).
+    void setLaneFilter(const QRegularExpression& pattern);
+    void setCollapsedAll(bool collapsed);
 
     // For tests and reports: the frame last painted, and whether a newer one is pending.
     const model::DrawList& drawList() const { return m_list; }
@@ -72,6 +76,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     struct Frame
@@ -109,6 +114,7 @@ private:
     QFutureWatcher<Frame> m_watcher;
     bool m_building = false, m_dirty = false;
     std::vector<bool> m_collapsed;
+    std::vector<bool> m_hidden;
 
     bool m_absoluteTime = false;
     int m_highlightRegion = -1;

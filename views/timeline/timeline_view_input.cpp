@@ -3,7 +3,9 @@
 #include "model/report/duration_format.h"
 #include "timeline_view.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -309,6 +311,25 @@ void TimelineView::showToolTip(const QPoint& position)
         return;
     }
     QToolTip::showText(mapToGlobal(position), describeItem(m_list.items[size_t(hit)]), this);
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Fit the whole run\tF"), this, [this] { m_zoom.fit(); });
+    QAction* zoomTo = menu.addAction(tr("Zoom to the selected call\tZ"), this, &TimelineView::zoomToSelection);
+    zoomTo->setEnabled(m_selected.has_value());
+    menu.addSeparator();
+    menu.addAction(tr("Collapse all lanes"), this, [this] { setCollapsedAll(true); });
+    menu.addAction(tr("Expand all lanes"), this, [this] { setCollapsedAll(false); });
+    menu.addSeparator();
+    QAction* absolute = menu.addAction(tr("Absolute time on the ruler"), this, [this](bool on) { setAbsoluteTime(on); });
+    absolute->setCheckable(true);
+    absolute->setChecked(m_absoluteTime);
+    QAction* dark = menu.addAction(tr("Dark timeline"), this, [this](bool on) { setDarkPalette(on); });
+    dark->setCheckable(true);
+    dark->setChecked(darkPalette());
+    menu.exec(event->globalPos());
 }
 
 bool TimelineView::event(QEvent* event)
