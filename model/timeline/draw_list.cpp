@@ -11,7 +11,8 @@ class FrameBuilder
 {
 public:
     FrameBuilder(const Capture& capture, const TimelineIndex& index, const TimelineViewport& viewport)
-        : m_capture(capture), m_index(index), m_view(viewport), m_pxPerNs(viewport.pxPerNs()),
+        : m_capture(capture), m_index(index), m_view(viewport), m_useLod(viewport.useLod),
+          m_pxPerNs(viewport.pxPerNs()),
           m_pixelNs(std::max<int64_t>(1, int64_t(std::ceil(1.0 / m_pxPerNs))))
     {}
 
@@ -25,6 +26,7 @@ private:
     const Capture& m_capture;
     const TimelineIndex& m_index;
     const TimelineViewport& m_view;
+    const bool m_useLod;
     const double m_pxPerNs;
     const int64_t m_pixelNs; // ns covered by one pixel, at least 1
     DrawList m_list;
@@ -87,7 +89,14 @@ void FrameBuilder::addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& ro
         // so a row costs O(pixels x log n) however many calls it holds.
         size_t j = i + 1;
         int64_t blockEnd = end;
-        while (j < last) {
+        const int level = m_useLod ? row.lod.levelFor(m_pixelNs) : -1;
+        if (level >= 0) {
+            // Zoomed out: the summaries say where the fold ends without reading the calls
+            // (gaps are judged to a bucket, a fraction of a pixel).
+            j = lodFoldEnd(m_capture, row.events.data(), row.lod, level, i, end, m_pixelNs, last);
+            blockEnd = std::max(end, events.end[row.events[j - 1]]);
+        }
+        while (level < 0 && j < last) {
             // Calls starting less than a pixel after the block join it. Within a depth calls
             // do not overlap, so only the last of them can be a pixel wide or more.
             const size_t next =

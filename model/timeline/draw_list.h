@@ -25,6 +25,7 @@ struct TimelineViewport
     int laneGap = 4;          // space after each lane
     std::vector<bool> collapsed; // per lane; missing entries mean expanded
     std::vector<bool> hidden;    // per lane; hidden lanes take no space at all
+    bool useLod = true;          // false: fold from the calls alone (tests compare both)
 
     bool isCollapsed(size_t lane) const { return lane < collapsed.size() && collapsed[lane]; }
     bool isHidden(size_t lane) const { return lane < hidden.size() && hidden[lane]; }

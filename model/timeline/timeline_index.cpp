@@ -28,6 +28,8 @@ void finishRow(const Capture& capture, DepthRow& row)
     row.sampledStart.reserve(n / DepthRow::kSampleStride + 1);
     for (size_t i = 0; i < n; i += DepthRow::kSampleStride)
         row.sampledStart.push_back(start[row.events[i]]);
+    if (endsOrdered) // the summaries assume calls that do not overlap
+        row.lod = RowLod::build(capture, row.events.data(), n);
     if (!endsOrdered) {
         row.maxEnd.resize(n);
         int64_t running = std::numeric_limits<int64_t>::min();
@@ -210,7 +212,8 @@ size_t TimelineIndex::residentBytes() const
         bytes += lane.unclosed.capacity() * sizeof(uint32_t);
         for (const auto& row : lane.depths)
             bytes += row.events.capacity() * sizeof(uint32_t) + row.busyPrefix.capacity() * sizeof(int64_t)
-                     + row.maxEnd.capacity() * sizeof(int64_t) + row.sampledStart.capacity() * sizeof(int64_t);
+                     + row.maxEnd.capacity() * sizeof(int64_t) + row.sampledStart.capacity() * sizeof(int64_t)
+                     + row.lod.residentBytes();
     }
     return bytes;
 }

@@ -6,12 +6,13 @@
 // reports its count and busy time in O(1).
 //
 // Built once per capture on a worker thread; immutable afterwards (any thread may read).
-// Memory: 4 (index) + 8 (prefix) + 1/8 (sampled starts) bytes per call on top of the
+// Memory: 4 (index) + 8 (prefix) + 1/8 (sampled starts) + about 1/2 (LOD) bytes per call on top of the
 // capture's columns.
 
 #include "../capture.h"
 #include "../column.h"
 #include "../stats/nesting.h"
+#include "timeline_lod.h"
 
 #include <cstdint>
 #include <map>
@@ -34,6 +35,7 @@ struct DepthRow
     // few steps (0.125 bytes per call).
     std::vector<int64_t> sampledStart;
     static constexpr size_t kSampleStride = 64;
+    RowLod lod; // for folding zoomed-out frames without reading the calls
 
     size_t size() const { return events.size(); }
     int64_t busy(size_t begin, size_t end) const { return busyPrefix[end] - busyPrefix[begin]; }

@@ -258,14 +258,46 @@ open 0 50 10
         }
     }
 
-    // 4 (index) + 8 (busy prefix) + 1/8 (sampled starts) bytes per call.
+    // Zoomed-out frames fold from the LOD summaries; they must account for exactly the same
+    // calls as folding from the calls themselves, with as few items.
+    void lodFoldsAgreeWithExactFolds()
+    {
+        std::mt19937_64 random(5);
+        for (int round = 0; round < 10; ++round) {
+            std::string text;
+            int64_t t = 0;
+            for (int i = 0; i < 20000; ++i) {
+                const int64_t length = int64_t(random() % (random() % 50 == 0 ? 20000 : 40));
+                text += "r" + std::to_string(random() % 4) + " 0 " + std::to_string(t) + " "
+                        + std::to_string(t + length) + "\n";
+                t += length + int64_t(random() % (random() % 100 == 0 ? 50000 : 20));
+            }
+            auto frame = prepare(text);
+            QVERIFY(frame.index->lanes()[0].depths[0].lod.levels.size() > 1);
+            for (int v = 0; v < 10; ++v) {
+                const int64_t a = int64_t(random() % uint64_t(t / 2));
+                const int64_t b = a + int64_t(t / 4) + int64_t(random() % uint64_t(t / 2));
+                auto viewport = view(a, b, 200 + int(random() % 1800));
+                const auto lod = model::buildDrawList(*frame.capture, *frame.index, viewport);
+                viewport.useLod = false;
+                const auto exact = model::buildDrawList(*frame.capture, *frame.index, viewport);
+                QCOMPARE(lod.callsInView, exact.callsInView);
+                QCOMPARE(lod.callsInView, callsIntersecting(*frame.capture, a, b));
+                QVERIFY2(lod.items.size() <= exact.items.size() + exact.items.size() / 10 + 2,
+                         qPrintable(QString("lod %1 items, exact %2").arg(lod.items.size()).arg(exact.items.size())));
+            }
+        }
+    }
+
+    // 4 (index) + 8 (busy prefix) + 1/8 (sampled starts) + LOD bytes per call.
     void indexCostsAtMostThirteenBytesPerCall()
     {
         std::string text;
         for (int i = 0; i < 10000; ++i)
             text += "a 0 " + std::to_string(i * 10) + " " + std::to_string(i * 10 + 5) + "\n";
         auto frame = prepare(text);
-        QVERIFY(frame.index->residentBytes() <= 13 * 10000 + 64);
+        QVERIFY2(frame.index->residentBytes() <= 13 * 10000 + 64,
+                 qPrintable(QString::number(frame.index->residentBytes())));
     }
 };
 

@@ -1,0 +1,48 @@
+#pragma once
+// Level-of-detail summaries of one depth row, so that a zoomed-out frame folds long runs
+// of sub-pixel calls without touching the calls themselves: per time bucket, the first
+// call starting in it, the longest call starting in it and whether any call covers it.
+// Levels are 4x coarser each; level 0 holds about kCallsPerBucket calls per bucket.
+// Memory: about 0.5 bytes per call. Immutable after build; any thread.
+
+#include "../capture.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace spanscope::model {
+
+struct LodLevel
+{
+    int64_t width = 1;              // ns per bucket
+    std::vector<uint32_t> first;    // buckets+1 entries: row index of the first call starting at or after the bucket
+    std::vector<int64_t> longest;   // per bucket: duration of the longest call starting in it, ns (0 if none)
+    std::vector<uint64_t> covered;  // bit per bucket: some call intersects the bucket
+
+    size_t buckets() const { return longest.size(); }
+    bool isCovered(size_t b) const { return (covered[b / 64] >> (b % 64)) & 1u; }
+};
+
+struct RowLod
+{
+    int64_t base = 0; // ns at the start of bucket 0 of every level
+    std::vector<LodLevel> levels;
+
+    static constexpr int64_t kCallsPerBucket = 32;
+
+    // Builds the summaries for a depth row whose calls (`events`, sorted by start) do not
+    // overlap. Rows of fewer than 4 buckets' worth of calls get no levels.
+    static RowLod build(const Capture& capture, const uint32_t* events, size_t count);
+    // The coarsest level with at least two buckets per `pixelNs`, or -1 if none.
+    int levelFor(int64_t pixelNs) const;
+    size_t residentBytes() const;
+};
+
+// Where a fold that starts at row index `from` (a call under a pixel, ending at `blockEnd`)
+// stops, decided from the summaries of `level`: before the first run of empty buckets at
+// least `pixelNs` long, or at the first call at least `pixelNs` long. Returns the row index
+// one past the last folded call, at most `last`. `row` maps row indices to events.
+size_t lodFoldEnd(const Capture& capture, const uint32_t* row, const RowLod& lod, int level, size_t from,
+                  int64_t blockEnd, int64_t pixelNs, size_t last);
+
+} // namespace spanscope::model
