@@ -11,6 +11,7 @@
 // within 1.5x of the slowest 1 M frame; <= 32 bytes per call.
 
 #include "model/stats/nesting.h"
+#include "synthetic_capture.h"
 #include "model/timeline/draw_list.h"
 #include "model/timeline/timeline_index.h"
 #include "views/timeline/timeline_painter.h"
@@ -29,7 +30,6 @@ using namespace spanscope;
 namespace {
 
 constexpr int kWidth = 1920, kHeight = 1080;
-constexpr int kRanks = 4;
 
 struct Prepared
 {
@@ -37,65 +37,12 @@ struct Prepared
     std::shared_ptr<const model::TimelineIndex> index;
 };
 
-// kRanks ranks; on each, `step` calls holding 9 back-to-back child calls, the third child
-// holding 3 grandchildren, so rows have depths 0..2 and a realistic mix of widths.
 Prepared generate(int64_t calls)
 {
     Prepared p;
-    p.capture = std::make_shared<model::Capture>();
-    auto& c = *p.capture;
-    c.schema = 3;
-    const int regions = 1 + 9 + 1;
-    for (int r = 0; r < regions; ++r)
-        c.regionNames.push_back(c.strings.intern(r == 0 ? "step" : r == 10 ? "kernel" : "child." + std::to_string(r)));
-    const int64_t perStep = 1 + 9 + 3;
-    const int64_t steps = calls / perStep / kRanks;
-    const int64_t total = steps * perStep * kRanks;
-    c.events.start.resize(size_t(total));
-    c.events.end.resize(size_t(total));
-    uint64_t offset = 0;
-    for (int rank = 0; rank < kRanks; ++rank) {
-        c.ranks.push_back(rank);
-        // Row layout per rank: step calls, then each child region, then kernels.
-        std::vector<uint64_t> rowOffset(regions);
-        for (int r = 0; r < regions; ++r) {
-            rowOffset[size_t(r)] = offset;
-            model::RegionRow row;
-            row.region = uint32_t(r);
-            row.rank = rank;
-            row.offset = offset;
-            row.count = uint64_t(r == 10 ? steps * 3 : steps);
-            offset += row.count;
-            c.rows.push_back(row);
-        }
-        std::vector<uint64_t> cursor = rowOffset;
-        int64_t t = 1'000'000 + rank * 777;
-        for (int64_t s = 0; s < steps; ++s) {
-            const int64_t stepStart = t;
-            t += 20;
-            for (int child = 1; child <= 9; ++child) {
-                const int64_t length = 200 + (s * 37 + child * 101) % 3000;
-                const uint64_t e = cursor[size_t(child)]++;
-                c.events.start[e] = t;
-                c.events.end[e] = t + length;
-                if (child == 3)
-                    for (int k = 0; k < 3; ++k) {
-                        const uint64_t g = cursor[10]++;
-                        c.events.start[g] = t + 10 + k * (length / 3);
-                        c.events.end[g] = t + (k + 1) * (length / 3) - 5;
-                    }
-                t += length + 15;
-            }
-            const uint64_t e = cursor[0]++;
-            c.events.start[e] = stepStart;
-            c.events.end[e] = t;
-            t += 40 + s % 500;
-        }
-    }
-    c.numRanks = kRanks;
-    c.rowExclusive.assign(c.rows.size(), -1);
-    model::computeNesting(c);
-    p.index = model::TimelineIndex::build(c);
+    p.capture = bench::syntheticCapture(calls, 4);
+    model::computeNesting(*p.capture);
+    p.index = model::TimelineIndex::build(*p.capture);
     return p;
 }
 

@@ -1,6 +1,7 @@
 #include "summary_report.h"
 
 #include "duration_format.h"
+#include "text_table.h"
 
 #include <algorithm>
 #include <charconv>
@@ -78,63 +79,6 @@ std::string optionalText(const std::optional<T>& value)
         return std::to_string(*value);
     }
 }
-
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n\r") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (const char c : text) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + "\"";
-}
-
-// Text table with columns right-aligned except the first.
-class TextTable
-{
-public:
-    explicit TextTable(std::vector<std::string> header) { m_rows.push_back(std::move(header)); }
-    void add(std::vector<std::string> row) { m_rows.push_back(std::move(row)); }
-    std::string render() const
-    {
-        std::vector<size_t> widths(m_rows.front().size(), 0);
-        for (const auto& row : m_rows)
-            for (size_t c = 0; c < row.size(); ++c)
-                widths[c] = std::max(widths[c], displayWidth(row[c]));
-        std::string out;
-        for (size_t r = 0; r < m_rows.size(); ++r) {
-            for (size_t c = 0; c < m_rows[r].size(); ++c) {
-                const auto& cell = m_rows[r][c];
-                const std::string pad(widths[c] - displayWidth(cell), ' ');
-                if (c)
-                    out += "  ";
-                out += c == 0 ? cell + pad : pad + cell;
-            }
-            while (!out.empty() && out.back() == ' ')
-                out.pop_back();
-            out += '\n';
-            if (r == 0) {
-                size_t width = 0;
-                for (const auto w : widths)
-                    width += w + 2;
-                out += std::string(width - 2, '-') + '\n';
-            }
-        }
-        return out;
-    }
-
-private:
-    // Code points, not bytes, so "µs" lines up.
-    static size_t displayWidth(const std::string& text)
-    {
-        return size_t(std::count_if(text.begin(), text.end(),
-                                    [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-    }
-    std::vector<std::vector<std::string>> m_rows;
-};
 
 std::string durationCell(const std::optional<double>& ns)
 {

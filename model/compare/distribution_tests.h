@@ -1,0 +1,32 @@
+#pragma once
+// Tests for "did the durations change?" between two runs. Both are non-parametric, so
+// skewed, heavy-tailed timing distributions are fine, and both thin samples larger than
+// `maxSample` evenly (every k-th call) first, so they cost O(maxSample log maxSample)
+// however many calls the runs hold. Inputs are copied.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace spanscope::model {
+
+struct DistributionTest
+{
+    double pValue = 1;   // two-sided
+    double effect = 0;   // see each test
+    uint64_t baselineN = 0, candidateN = 0; // sample sizes actually tested
+};
+
+// Mann-Whitney U (Wilcoxon rank-sum): does one run tend to take longer? Normal
+// approximation with tie and continuity correction. effect = Cliff's delta,
+// P(candidate > baseline) - P(candidate < baseline), -1..1. For means and totals.
+DistributionTest mannWhitney(const std::vector<int64_t>& baseline, const std::vector<int64_t>& candidate,
+                             size_t maxSample = 200'000);
+
+// Exceedance test for a quantile: is the share of calls above the baseline's q-quantile
+// different in the candidate (two-proportion z-test)? Sensitive to a change in the tail
+// only, where the rank test is not. effect = candidate share - baseline share.
+DistributionTest exceedance(const std::vector<int64_t>& baseline, const std::vector<int64_t>& candidate,
+                            double quantile, size_t maxSample = 200'000);
+
+} // namespace spanscope::model
