@@ -1,5 +1,6 @@
 // spanscope-cli summary: formats, exit codes and messages.
 
+#include "app/cli/compare_command.h"
 #include "app/cli/summary_command.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
@@ -7,7 +8,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#ifdef SPANSCOPE_CLI_RENDER
 #include <QImage>
+#endif
 #include <QProcess>
 
 #include <sstream>
@@ -117,6 +120,40 @@ private slots:
         const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(run.out));
         QVERIFY(doc.isArray());
         QCOMPARE(doc.array().size(), 2);
+    }
+
+    void compareGatesOnSlowdowns()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const char* name, int64_t extra) {
+            const std::string file = (dir.path() + "/" + name).toStdString();
+            H5Builder b(file);
+            ColumnarRow row("solve", 0, {}, {});
+            for (int i = 0; i < 400; ++i) {
+                row.starts.push_back(i * 10'000);
+                row.ends.push_back(i * 10'000 + 1000 + (i * 7919) % 1000 + extra);
+            }
+            writeColumnar(b, {row, ColumnarRow("io", 0, {5'000'000}, {5'000'100})});
+            return file;
+        };
+        const auto base = write("base.h5", 0), same = write("same.h5", 0), slow = write("slow.h5", 400);
+        std::ostringstream out, err;
+        QCOMPARE(app::cli::runCompare({base, same}, out, err), 0);
+        QCOMPARE(app::cli::runCompare({base, slow, "--format", "json"}, out, err), 1);
+        QVERIFY(out.str().find("\"verdict\": \"slower\"") != std::string::npos);
+        // Filtered to io, nothing got slower.
+        QCOMPARE(app::cli::runCompare({base, slow, "--region", "^io$"}, out, err), 0);
+        // A threshold above the change lets it pass.
+        QCOMPARE(app::cli::runCompare({base, slow, "--threshold", "50"}, out, err), 0);
+        std::ostringstream csv;
+        QCOMPARE(app::cli::runCompare({base, slow, "--format", "csv", "--metric", "p95"}, csv, err), 1);
+        QVERIFY(csv.str().rfind("region,rank,baseline,candidate,metric", 0) == 0);
+        QCOMPARE(app::cli::runCompare({base}, out, err), 2);
+        QCOMPARE(app::cli::runCompare({base, slow, "--metric", "max"}, out, err), 2);
+        QCOMPARE(app::cli::runCompare({base, slow, "--region", "("}, out, err), 2);
+        std::ostringstream missing;
+        QCOMPARE(app::cli::runCompare({base, "/no/such.h5"}, out, missing), 1);
+        QVERIFY(missing.str().find("/no/such.h5: no such file") != std::string::npos);
     }
 
     void usageErrors()
