@@ -3,6 +3,7 @@
 #include "reader_parts.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace spanscope::model::io {
@@ -48,54 +49,50 @@ Status readOptionalColumn(const H5File& file, const std::vector<RegionGroup>& gr
     return Ok{};
 }
 
-Result<std::string> readStringAttribute(const H5File& file, const std::string& path,
-                                        const char* name)
+// Region attributes are descriptive: one of the wrong type is warned about and skipped,
+// never a reason to refuse the file.
+void readRegionAttributes(const H5File& file, const RegionGroup& group, Capture& capture, RegionRow& row)
 {
-    auto value = file.readAttribute(path, name);
-    if (!value)
-        return value.error();
-    if (value.value().kind != MetadataValue::Kind::String)
-        return file.error(ErrorCode::WrongType, std::string("attribute '") + name + "' must be a string",
-                          path);
-    return value.value().text;
-}
-
-Status readRegionAttributes(const H5File& file, const RegionGroup& group, Capture& capture,
-                            RegionRow& row)
-{
-    if (file.hasAttribute(group.path, "source_file")) {
-        auto text = readStringAttribute(file, group.path, "source_file");
-        if (!text)
-            return text.error();
-        row.sourceFile = capture.strings.intern(text.value());
+    auto warn = [&](const std::string& name, const std::string& problem) {
+        capture.warnings.push_back({"region '" + group.name + "' on rank " + std::to_string(group.rank)
+                                        + ": attribute '" + name + "' " + problem + "; ignored",
+                                    group.path});
+    };
+    auto read = [&](const char* name) -> std::optional<MetadataValue> {
+        if (!file.hasAttribute(group.path, name))
+            return std::nullopt;
+        auto value = file.readAttribute(group.path, name);
+        if (!value) {
+            warn(name, "cannot be read (" + value.error().message + ")");
+            return std::nullopt;
+        }
+        return std::move(value.value());
+    };
+    using Kind = MetadataValue::Kind;
+    for (const char* name : {"source_file", "source_text"}) {
+        if (auto value = read(name)) {
+            if (value->kind != Kind::String) {
+                warn(name, "is not a string");
+                continue;
+            }
+            (std::string(name) == "source_file" ? row.sourceFile : row.sourceText) = capture.strings.intern(value->text);
+        }
     }
-    if (file.hasAttribute(group.path, "source_text")) {
-        auto text = readStringAttribute(file, group.path, "source_text");
-        if (!text)
-            return text.error();
-        row.sourceText = capture.strings.intern(text.value());
+    if (auto line = read("source_lineno")) {
+        if (line->kind == Kind::Integer)
+            row.sourceLine = line->integer < 0 ? -1 : line->integer;
+        else
+            warn("source_lineno", "is not an integer");
     }
-    if (file.hasAttribute(group.path, "source_lineno")) {
-        auto line = file.readAttribute(group.path, "source_lineno");
-        if (!line)
-            return line.error();
-        if (line.value().kind != MetadataValue::Kind::Integer)
-            return file.error(ErrorCode::WrongType, "attribute 'source_lineno' must be an integer",
-                              group.path);
-        row.sourceLine = line.value().integer;
-    }
-    if (file.hasAttribute(group.path, "tags")) {
-        auto tags = file.readAttribute(group.path, "tags");
-        if (!tags)
-            return tags.error();
-        const auto& value = tags.value();
-        if (value.kind == MetadataValue::Kind::StringList)
-            for (const auto& tag : value.list)
+    if (auto tags = read("tags")) {
+        if (tags->kind == Kind::StringList)
+            for (const auto& tag : tags->list)
                 row.tags.push_back(capture.strings.intern(tag));
-        else if (value.kind == MetadataValue::Kind::String && !value.text.empty())
-            row.tags.push_back(capture.strings.intern(value.text));
+        else if (tags->kind == Kind::String && !tags->text.empty())
+            row.tags.push_back(capture.strings.intern(tags->text));
+        else if (tags->kind != Kind::String)
+            warn("tags", "is not a list of strings");
     }
-    return Ok{};
 }
 
 } // namespace
@@ -167,8 +164,7 @@ Status readPerRankGroups(const H5File& file, Capture& capture, const ProgressRan
         row.rank = group.rank;
         row.offset = offsets[i];
         row.count = group.count;
-        if (auto s = readRegionAttributes(file, group, capture, row); !s)
-            return s;
+        readRegionAttributes(file, group, capture, row);
         capture.rows.push_back(std::move(row));
     }
 

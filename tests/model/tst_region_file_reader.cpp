@@ -137,6 +137,27 @@ private slots:
         QCOMPARE(capture.events.depth[write.offset], uint16_t(1));
     }
 
+    void badRegionAttributesWarnNotFail()
+    {
+        const auto file = path("badattrs.h5");
+        {
+            H5Builder b(file);
+            b.ints("/rank0/regions/work/start_times", {0, 10});
+            b.ints("/rank0/regions/work/end_times", {5, 20});
+            b.attrString("/rank0/regions/work", "source_lineno", "seven");
+            b.attrInt("/rank0/regions/work", "source_file", 3);
+            b.attrDouble("/rank0/regions/work", "tags", 1.5);
+            QVERIFY(b.ok());
+        }
+        SPANSCOPE_LOAD(loaded, file);
+        const auto& capture = *loaded.capture;
+        QCOMPARE(capture.events.size(), size_t(2));
+        QCOMPARE(capture.rows[0].sourceLine, int64_t(-1));
+        QVERIFY(hasWarningContaining(capture, "attribute 'source_lineno' is not an integer"));
+        QVERIFY(hasWarningContaining(capture, "attribute 'source_file' is not a string"));
+        QVERIFY(hasWarningContaining(capture, "attribute 'tags' is not a list of strings"));
+    }
+
     void columnarFiltersAndStorage_data()
     {
         QTest::addColumn<int>("schema");
