@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ pkg-config ninja-build
-  qt6-base-dev libqcustomplot-dev
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev
   libhdf5-dev liblzf-dev libzstd-dev
   libbenchmark-dev
 )

@@ -2,6 +2,8 @@
 
 #include "display_text.h"
 #include "metadata_model.h"
+#include "plots/duration_histogram.h"
+#include "plots/gpu_wall_plot.h"
 #include "region_details_widget.h"
 #include "region_filter_proxy.h"
 #include "timeline/timeline_view.h"
@@ -112,14 +114,21 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_sideTabs->addTab(m_metadataStack, tr("Metadata"));
     m_warnings = new WarningsWidget;
     m_warningsTab = m_sideTabs->addTab(m_warnings, tr("Warnings"));
+    // The plots compute only while their tab is shown (see DurationHistogram).
+    m_histogram = new DurationHistogram;
+    m_histogram->setObjectName(QStringLiteral("durationHistogram"));
+    m_sideTabs->addTab(m_histogram, tr("Histogram"));
+    m_gpuWall = new GpuWallPlot;
+    m_gpuWall->setObjectName(QStringLiteral("gpuWallPlot"));
+    m_sideTabs->addTab(m_gpuWall, tr("GPU vs wall"));
 
     m_leftSplitter = new QSplitter(Qt::Vertical);
     m_leftSplitter->addWidget(left);
     m_leftSplitter->addWidget(m_sideTabs);
-    m_leftSplitter->setStretchFactor(0, 2);
+    m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 1);
     m_leftSplitter->setChildrenCollapsible(false);
-    m_leftSplitter->setSizes({520, 280});
+    m_leftSplitter->setSizes({400, 400}); // the plot tabs need room as much as the table
 
     m_mainSplitter = new QSplitter(Qt::Horizontal);
     m_mainSplitter->addWidget(m_leftSplitter);
@@ -179,6 +188,8 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(previous, &QShortcut::activated, this, [this] { findCall(false); });
     connect(m_nextCall, &QToolButton::clicked, this, [this] { findCall(true); });
     connect(m_leftSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
+    connect(m_gpuWall, &GpuWallPlot::callClicked, this,
+            [this](quint32 event) { m_timeline->selectEvent(event, true); });
 }
 
 CaptureView::~CaptureView() = default;
@@ -203,6 +214,8 @@ void CaptureView::setCapture(std::shared_ptr<const model::Capture> capture,
 
     m_details->setCapture(capture);
     m_metadataModel->setCapture(capture);
+    m_histogram->setCapture(capture);
+    m_gpuWall->setCapture(capture, summary);
     m_model->setCapture(std::move(capture), std::move(summary));
     m_warnings->setWarnings(m_model->capture() ? m_model->capture()->warnings
                                                : std::vector<model::Warning>{});
@@ -294,6 +307,7 @@ void CaptureView::applyRankSelection()
     m_model->setRankSelection(data == kPooledItem    ? RankSelection::pooled()
                               : data == kPerRankItem ? RankSelection::perRank()
                                                      : RankSelection::single(data));
+    m_gpuWall->setTotalsRank(data >= 0 ? std::optional<int32_t>(data) : std::nullopt);
     if (sortKind && m_model->columnOf(*sortKind) >= 0)
         m_table->sortByColumn(m_model->columnOf(*sortKind), sortOrder);
     // Columns come and go with the selection: fit them again, the name taking what is left.
@@ -305,7 +319,7 @@ void CaptureView::applyRankSelection()
     if (region)
         restoreSelection(*region, row);
     else
-        m_details->clearRegion();
+        clearRegion();
 }
 
 void CaptureView::restoreSelection(uint32_t region, std::optional<uint32_t> row)
@@ -319,7 +333,7 @@ void CaptureView::restoreSelection(uint32_t region, std::optional<uint32_t> row)
         m_table->setCurrentIndex(index);
         m_table->scrollTo(index);
     } else {
-        m_details->clearRegion();
+        clearRegion();
     }
 }
 
@@ -337,7 +351,7 @@ void CaptureView::applyFilter(const QString& text)
     if (!m_table->currentIndex().isValid() && m_proxy->rowCount() > 0)
         m_table->setCurrentIndex(m_proxy->index(0, 0));
     else if (m_proxy->rowCount() == 0)
-        m_details->clearRegion();
+        clearRegion();
 }
 
 void CaptureView::updateMatchCount()
@@ -354,7 +368,7 @@ void CaptureView::showCurrentRegion()
 {
     const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
     if (!current.isValid()) {
-        m_details->clearRegion();
+        clearRegion();
         return;
     }
     const int row = current.row();
@@ -363,7 +377,16 @@ void CaptureView::showCurrentRegion()
     if (entry.row)
         rank = m_model->capture()->rows[*entry.row].rank;
     m_details->showRegion(entry.region, m_model->captureRows(row), m_model->stats(row), rank);
+    m_histogram->showRegion(entry.region, m_model->captureRows(row), rank);
+    m_gpuWall->showRegion(entry.region, m_model->captureRows(row), rank);
     m_timeline->setHighlightRegion(int(entry.region));
+}
+
+void CaptureView::clearRegion()
+{
+    m_details->clearRegion();
+    m_histogram->clearRegion();
+    m_gpuWall->clearRegion();
 }
 
 void CaptureView::selectRegionOfCall(quint32 event)

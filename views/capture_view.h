@@ -1,7 +1,8 @@
 #pragma once
 // Everything one open file shows: a sortable, filterable region table with a rank
-// selector, and below it the run metadata and the file's warnings as tabs; on the right
-// the selected region's details. Reads one immutable snapshot; never loads anything itself.
+// selector, and below it the run metadata, the file's warnings and plots of the selected
+// region (duration histogram, GPU vs wall) as tabs; on the right the selected region's
+// details. Reads one immutable snapshot; never loads anything itself.
 // GUI thread only.
 
 #include "model/capture.h"
@@ -24,6 +25,8 @@ class QToolButton;
 
 namespace spanscope::views {
 
+class DurationHistogram;
+class GpuWallPlot;
 class MetadataModel;
 class RegionDetailsWidget;
 class RegionFilterProxy;
@@ -63,6 +66,10 @@ public:
     RegionDetailsWidget* details() const { return m_details; }
     WarningsWidget* warnings() const { return m_warnings; }
     TimelineView* timeline() const { return m_timeline; }
+    DurationHistogram* histogram() const { return m_histogram; }
+    GpuWallPlot* gpuWallPlot() const { return m_gpuWall; }
+    // The tabs below the table (Metadata, Warnings, Histogram, GPU vs wall).
+    QTabWidget* sideTabs() const { return m_sideTabs; }
 
     // The next/previous call (in time) of a region matching the filter, in the timeline.
     void findCall(bool forward);
@@ -76,6 +83,7 @@ private:
     void applyRankSelection();
     void applyFilter(const QString& text);
     void showCurrentRegion();
+    void clearRegion();
     void restoreSelection(uint32_t region, std::optional<uint32_t> row);
     void updateMatchCount();
     void selectRegionOfCall(quint32 event);
@@ -104,6 +112,8 @@ private:
     QLabel* m_noMetadata = nullptr;
     WarningsWidget* m_warnings = nullptr;
     int m_warningsTab = -1;
+    DurationHistogram* m_histogram = nullptr;
+    GpuWallPlot* m_gpuWall = nullptr;
 };
 
 } // namespace spanscope::views

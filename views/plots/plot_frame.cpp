@@ -1,0 +1,216 @@
+#include "plot_frame.h"
+
+#include "plot_export.h"
+
+#include <QAction>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStackedLayout>
+#include <qcustomplot.h>
+
+namespace spanscope::views {
+
+namespace {
+
+// The folder the last plot export went to, so the next one starts there (per session;
+// app/ owns the remembered settings).
+QString& lastExportFolder()
+{
+    static QString folder = QDir::homePath();
+    return folder;
+}
+
+// Characters file systems or shells dislike become '-': region names hold '/', ':' etc.
+QString safeFileName(const QString& name)
+{
+    QString safe;
+    for (const QChar c : name)
+        safe += c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') ||
+                        c == QLatin1Char('-')
+                    ? c
+                    : QLatin1Char('-');
+    return safe.left(120);
+}
+
+// Room for one tick label across (a duration like "150 µs" and a gap) and up.
+constexpr int kPixelsPerTickAcross = 95;
+constexpr int kPixelsPerTickUp = 40;
+
+} // namespace
+
+PlotFrame::PlotFrame(QWidget* parent) : QWidget(parent)
+{
+    m_stack = new QStackedLayout(this);
+    m_plot = new QCustomPlot;
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_plot->setPlottingHint(QCP::phCacheLabels, true);
+    m_message = new QLabel;
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setEnabled(false);
+    m_message->setObjectName(QStringLiteral("plotMessage"));
+    m_stack->addWidget(m_plot);
+    m_stack->addWidget(m_message);
+
+    m_saveImage = new QAction(tr("Save image…"), this);
+    m_saveImage->setToolTip(tr("Save the plot as PNG, PDF or SVG"));
+    m_saveCsv = new QAction(tr("Save data as CSV…"), this);
+    m_saveCsv->setToolTip(tr("Save the numbers behind the plot as comma-separated values"));
+    connect(m_saveImage, &QAction::triggered, this, &PlotFrame::saveImage);
+    connect(m_saveCsv, &QAction::triggered, this, &PlotFrame::saveCsv);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& position) {
+        QMenu menu(this);
+        menu.addActions(exportActions());
+        menu.exec(m_plot->mapToGlobal(position));
+    });
+    // Before each replot, so the ticks of this frame already fit the plot's size.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &PlotFrame::fitTickCounts);
+    applyPalette();
+    updateActions();
+}
+
+PlotFrame::~PlotFrame() = default;
+
+void PlotFrame::showPlot()
+{
+    m_stack->setCurrentWidget(m_plot);
+    m_message->clear();
+    updateActions();
+}
+
+void PlotFrame::showMessage(const QString& text)
+{
+    m_message->setText(text);
+    m_stack->setCurrentWidget(m_message);
+    updateActions();
+}
+
+bool PlotFrame::plotShown() const
+{
+    return m_stack->currentWidget() == m_plot;
+}
+
+QString PlotFrame::message() const
+{
+    return plotShown() ? QString() : m_message->text();
+}
+
+void PlotFrame::setExportName(const QString& name)
+{
+    m_exportName = safeFileName(name);
+}
+
+void PlotFrame::setCsvWriter(CsvWriter writer)
+{
+    m_csvWriter = std::move(writer);
+    updateActions();
+}
+
+QList<QAction*> PlotFrame::exportActions() const
+{
+    return {m_saveImage, m_saveCsv};
+}
+
+bool PlotFrame::darkPalette() const
+{
+    return palette().color(QPalette::Base).lightness() < 128;
+}
+
+void PlotFrame::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        emit paletteApplied();
+        m_plot->replot();
+    }
+}
+
+void PlotFrame::applyPalette()
+{
+    const QPalette& colors = palette();
+    const QColor base = colors.color(QPalette::Base);
+    const QColor text = colors.color(QPalette::Text);
+    QColor axisLine = text;
+    axisLine.setAlphaF(0.6);
+    QColor gridLine = text;
+    gridLine.setAlphaF(0.12);
+    m_plot->setBackground(base);
+    for (QCPAxis* axis : m_plot->axisRect()->axes()) {
+        axis->setBasePen(QPen(axisLine, 1));
+        axis->setTickPen(QPen(axisLine, 1));
+        axis->setSubTickPen(QPen(axisLine, 1));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(gridLine, 1, Qt::SolidLine));
+        axis->grid()->setSubGridPen(Qt::NoPen);
+        axis->grid()->setZeroLinePen(Qt::NoPen);
+    }
+    m_plot->legend->setBrush(base);
+    m_plot->legend->setTextColor(text);
+    m_plot->legend->setBorderPen(QPen(gridLine, 1));
+}
+
+void PlotFrame::fitTickCounts()
+{
+    const QRect area = m_plot->axisRect()->rect();
+    const int width = area.width() > 0 ? area.width() : m_plot->width();
+    const int height = area.height() > 0 ? area.height() : m_plot->height();
+    for (QCPAxis* axis : m_plot->axisRect()->axes())
+        axis->ticker()->setTickCount(std::max(2, axis->orientation() == Qt::Horizontal
+                                                     ? width / kPixelsPerTickAcross
+                                                     : height / kPixelsPerTickUp));
+}
+
+void PlotFrame::updateActions()
+{
+    m_saveImage->setEnabled(plotShown());
+    m_saveCsv->setEnabled(plotShown() && m_csvWriter != nullptr);
+}
+
+QString PlotFrame::askSavePath(const QString& caption, const QStringList& filters,
+                               const QStringList& suffixes)
+{
+    // The one kind of dialog views/ opens: a file chooser for an export the user asked
+    // for from this plot's own menu; there is nothing for app/ to decide about it.
+    QString selectedFilter = filters.value(0);
+    QString path =
+        QFileDialog::getSaveFileName(this, caption, QDir(lastExportFolder()).filePath(m_exportName),
+                                     filters.join(";;"), &selectedFilter);
+    if (path.isEmpty())
+        return {};
+    const qsizetype chosen = filters.indexOf(selectedFilter);
+    if (!suffixes.contains(QFileInfo(path).suffix().toLower()))
+        path += QLatin1Char('.') + suffixes.value(chosen < 0 ? 0 : chosen);
+    lastExportFolder() = QFileInfo(path).absolutePath();
+    return path;
+}
+
+void PlotFrame::saveImage()
+{
+    const QString path = askSavePath(
+        tr("Save Plot Image"),
+        {tr("PNG image (*.png)"), tr("PDF document (*.pdf)"), tr("SVG drawing (*.svg)")},
+        plotImageSuffixes());
+    QString error;
+    if (!path.isEmpty() && !savePlotImage(m_plot, path, 0, 0, &error))
+        QMessageBox::warning(this, tr("Save Plot Image"), error);
+}
+
+void PlotFrame::saveCsv()
+{
+    if (!m_csvWriter)
+        return;
+    const QString path =
+        askSavePath(tr("Save Plot Data"), {tr("CSV file (*.csv)")}, {QStringLiteral("csv")});
+    QString error;
+    if (!path.isEmpty() && !m_csvWriter(path, &error))
+        QMessageBox::warning(this, tr("Save Plot Data"), error);
+}
+
+} // namespace spanscope::views

@@ -1,0 +1,72 @@
+#pragma once
+// The frame every plot of the viewer sits in: a QCustomPlot, or a centred sentence in its
+// place when there is nothing to plot (so an empty plot never looks like a broken one); the
+// plot's colours follow the widget palette; a context menu saves the plot as an image
+// (PNG, PDF, SVG) and its data as CSV; tick density follows the plot's size. GUI thread
+// only.
+
+#include <QWidget>
+#include <functional>
+
+class QAction;
+class QCustomPlot;
+class QLabel;
+class QStackedLayout;
+
+namespace spanscope::views {
+
+class PlotFrame : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // Writes the plot's data to a path; false and a sentence in `error` on failure.
+    using CsvWriter = std::function<bool(const QString& path, QString* error)>;
+
+    explicit PlotFrame(QWidget* parent = nullptr);
+    ~PlotFrame() override;
+
+    QCustomPlot* plot() const { return m_plot; }
+
+    void showPlot();
+    void showMessage(const QString& text);
+    bool plotShown() const;
+    // The sentence shown instead of the plot; empty while the plot is shown.
+    QString message() const;
+
+    // The file name, without suffix, the save dialogs suggest ("histogram-solver.step").
+    void setExportName(const QString& name);
+    // What "Save data as CSV…" writes; the action is disabled without one.
+    void setCsvWriter(CsvWriter writer);
+    // "Save image…" and "Save data as CSV…", for a tool button next to the plot.
+    QList<QAction*> exportActions() const;
+
+    // True when the palette is dark (plots pick region colours to match).
+    bool darkPalette() const;
+
+signals:
+    // The palette changed and the plot's colours were reapplied; owners recolour data.
+    void paletteApplied();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void applyPalette();
+    void fitTickCounts();
+    void updateActions();
+    void saveImage();
+    void saveCsv();
+    QString askSavePath(const QString& caption, const QStringList& filters,
+                        const QStringList& suffixes);
+
+    QStackedLayout* m_stack = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QLabel* m_message = nullptr;
+    QAction* m_saveImage = nullptr;
+    QAction* m_saveCsv = nullptr;
+    QString m_exportName;
+    CsvWriter m_csvWriter;
+};
+
+} // namespace spanscope::views
