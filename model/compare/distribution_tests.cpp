@@ -21,20 +21,30 @@ std::vector<int64_t> thinned(const std::vector<int64_t>& values, size_t maxSampl
     return sample;
 }
 
+// Both samples thinned and sorted; false when either is empty (no test possible).
+bool prepare(const std::vector<int64_t>& baseline, const std::vector<int64_t>& candidate, size_t maxSample,
+             std::vector<int64_t>& a, std::vector<int64_t>& b, DistributionTest& test)
+{
+    a = thinned(baseline, maxSample);
+    b = thinned(candidate, maxSample);
+    test.baselineN = a.size();
+    test.candidateN = b.size();
+    if (a.empty() || b.empty())
+        return false;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return true;
+}
+
 } // namespace
 
 DistributionTest mannWhitney(const std::vector<int64_t>& baseline, const std::vector<int64_t>& candidate,
                              size_t maxSample)
 {
     DistributionTest test;
-    auto a = thinned(baseline, maxSample);
-    auto b = thinned(candidate, maxSample);
-    test.baselineN = a.size();
-    test.candidateN = b.size();
-    if (a.empty() || b.empty())
+    std::vector<int64_t> a, b;
+    if (!prepare(baseline, candidate, maxSample, a, b, test))
         return test;
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
     // U_b = sum over candidate values of (#baseline below + half #baseline equal), by a merge.
     // Tie groups also feed the variance correction.
     const double n1 = double(a.size()), n2 = double(b.size()), n = n1 + n2;
@@ -70,13 +80,9 @@ DistributionTest exceedance(const std::vector<int64_t>& baseline, const std::vec
                             double quantile, size_t maxSample)
 {
     DistributionTest test;
-    auto a = thinned(baseline, maxSample);
-    auto b = thinned(candidate, maxSample);
-    test.baselineN = a.size();
-    test.candidateN = b.size();
-    if (a.empty() || b.empty())
+    std::vector<int64_t> a, b;
+    if (!prepare(baseline, candidate, maxSample, a, b, test))
         return test;
-    std::sort(a.begin(), a.end());
     const double threshold = percentileOfSorted(a, quantile * 100.0);
     const auto above = [threshold](const std::vector<int64_t>& v) {
         return double(std::count_if(v.begin(), v.end(), [threshold](int64_t d) { return double(d) > threshold; }));
