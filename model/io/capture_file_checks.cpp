@@ -1,0 +1,107 @@
+#include "capture_file_checks.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace spanscope::model::io {
+
+namespace fs = std::filesystem;
+
+// Everything the readers would reject, found before any file is touched.
+Status checkCapture(const Capture& capture, const std::string& path)
+{
+    auto bad = [&](const std::string& message) {
+        return Error{ErrorCode::InvalidSchema, "cannot save this capture: " + message, path, {}};
+    };
+    const auto& e = capture.events;
+    const bool aggregate = capture.layout == StorageLayout::Aggregate;
+    if (e.end.size() != e.size())
+        return bad("start and end columns differ in length");
+    for (const Column<int64_t>* column :
+         {&e.gpu, &e.callIds, &e.parentIds, &e.threadIds, &e.taskIds, &e.awaitNs})
+        if (!column->empty() && column->size() != e.size())
+            return bad("an optional event column differs in length from the start column");
+    std::set<std::pair<uint32_t, int32_t>> seen;
+    std::vector<std::pair<uint64_t, uint64_t>> slices;
+    for (size_t i = 0; i < capture.rows.size(); ++i) {
+        const auto& row = capture.rows[i];
+        const std::string which = "row " + std::to_string(i);
+        if (row.region >= capture.regionNames.size())
+            return bad(which + " names a region that does not exist");
+        if (row.rank < 0)
+            return bad(which + " has a negative rank");
+        if (!seen.emplace(row.region, row.rank).second)
+            return bad(which + " repeats a (region, rank) pair");
+        if (aggregate)
+            continue;
+        if (row.offset > e.size() || row.count > e.size() - row.offset)
+            return bad(which + " addresses events beyond the event columns");
+        if (row.count > 0)
+            slices.emplace_back(row.offset, row.offset + row.count);
+    }
+    std::sort(slices.begin(), slices.end());
+    for (size_t k = 1; k < slices.size(); ++k)
+        if (slices[k - 1].second > slices[k].first)
+            return bad("two rows share events");
+    for (const auto& t : capture.threads)
+        if (t.rank < 0)
+            return bad("a thread_table row has a negative rank");
+    for (const auto& t : capture.tasks)
+        if (t.rank < 0)
+            return bad("a task_table row has a negative rank");
+    return Ok{};
+}
+
+Status checkTarget(const std::string& path)
+{
+    std::error_code ec;
+    const fs::path target(path);
+    if (target.filename().empty())
+        return Error{ErrorCode::NotFound, "is not a file name", path, {}};
+    const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::exists(directory, ec))
+        return Error{
+            ErrorCode::NotFound, "directory " + directory.string() + " does not exist", path, {}};
+    if (!fs::is_directory(directory, ec))
+        return Error{ErrorCode::NotFound, directory.string() + " is not a directory", path, {}};
+    if (fs::is_directory(target, ec))
+        return Error{ErrorCode::Io, "is a directory; cannot replace it with a file", path, {}};
+    return Ok{};
+}
+
+// fsync the data, rename over the target, fsync the directory so the rename survives a crash.
+Status publish(const std::string& temp, const std::string& path)
+{
+    auto ioError = [&](const std::string& what) {
+        return Error{ErrorCode::Io, what + ": " + std::strerror(errno), path, {}};
+    };
+    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ioError("cannot reopen the temporary file " + temp);
+    const bool synced = ::fsync(fd) == 0;
+    ::close(fd);
+    if (!synced)
+        return ioError("cannot sync the written file to disk");
+    struct stat old;
+    if (::stat(path.c_str(), &old) == 0)
+        ::chmod(temp.c_str(), old.st_mode & 07777); // keep the replaced file's permissions
+    if (std::rename(temp.c_str(), path.c_str()) != 0)
+        return ioError("cannot rename " + temp + " over it");
+    const fs::path target(path);
+    const std::string directory =
+        target.has_parent_path() ? target.parent_path().string() : std::string(".");
+    const int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        ::fsync(dirFd); // best effort: the file itself is already complete
+        ::close(dirFd);
+    }
+    return Ok{};
+}
+
+} // namespace spanscope::model::io

@@ -1,0 +1,552 @@
+// Saving captures: every file read, written and read back must be the same capture; the
+// write is atomic and leaves nothing behind when it fails.
+
+#include "model/io/capture_writer.h"
+#include "model/io/h5_file.h"
+#include "model/io/region_file_reader.h"
+#include "support/h5_builder.h"
+#include "support/test_helpers.h"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sys/resource.h>
+
+using namespace spanscope;
+using namespace spanscope::testing;
+
+namespace {
+
+std::shared_ptr<model::Capture> read(const std::string& path)
+{
+    auto result = model::io::readRegionFile(path);
+    if (!result) {
+        qWarning("%s", result.error().toString().c_str());
+        return nullptr;
+    }
+    return result.value();
+}
+
+std::vector<std::string> texts(const model::Capture& c, const std::vector<model::NameId>& ids)
+{
+    std::vector<std::string> out;
+    for (auto id : ids)
+        out.push_back(c.strings.text(id));
+    return out;
+}
+
+// Files left in a directory other than `keep` (temporary files must not survive).
+std::vector<std::string> otherFiles(const std::string& directory, const std::string& keep)
+{
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(directory))
+        if (entry.path().filename() != keep)
+            names.push_back(entry.path().filename().string());
+    return names;
+}
+
+// Compares what a round trip must keep: everything but the source path, the schema number,
+// the storage layout of schema 1 (written as columnar) and warnings about the schema.
+void compareCaptures(const model::Capture& a, const model::Capture& b, bool summariesComputed)
+{
+    QCOMPARE(texts(b, b.regionNames), texts(a, a.regionNames));
+    QCOMPARE(b.rows.size(), a.rows.size());
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+        const auto &x = a.rows[i], &y = b.rows[i];
+        QCOMPARE(y.region, x.region);
+        QCOMPARE(y.rank, x.rank);
+        QCOMPARE(y.offset, x.offset);
+        QCOMPARE(y.count, x.count);
+        QCOMPARE(b.strings.text(y.sourceFile), a.strings.text(x.sourceFile));
+        QCOMPARE(b.strings.text(y.sourceText), a.strings.text(x.sourceText));
+        QCOMPARE(y.sourceLine, x.sourceLine);
+        QCOMPARE(texts(b, y.tags), texts(a, x.tags));
+        QCOMPARE(y.storedExclusive, x.storedExclusive);
+        QCOMPARE(y.aggregate.has_value(), x.aggregate.has_value());
+        if (x.aggregate) {
+            QCOMPARE(y.aggregate->count, x.aggregate->count);
+            QCOMPARE(y.aggregate->total, x.aggregate->total);
+            QCOMPARE(y.aggregate->minimum, x.aggregate->minimum);
+            QCOMPARE(y.aggregate->maximum, x.aggregate->maximum);
+            QCOMPARE(y.aggregate->exclusive, x.aggregate->exclusive);
+        }
+        if (x.stored) {
+            QVERIFY(y.stored.has_value());
+            QCOMPARE(y.stored->total, x.stored->total);
+            QCOMPARE(y.stored->gpuCount, x.stored->gpuCount);
+            QCOMPARE(y.stored->m2, x.stored->m2);
+        } else if (summariesComputed && a.layout != model::StorageLayout::Aggregate) {
+            QVERIFY(y.stored.has_value()); // computed by the writer from the calls
+            int64_t total = 0;
+            for (uint64_t k = x.offset; k < x.offset + x.count; ++k)
+                total += a.events.end[k] - a.events.start[k];
+            QCOMPARE(y.stored->total, total);
+        }
+    }
+    const auto &e = a.events, &f = b.events;
+    QCOMPARE(toVector(f.start), toVector(e.start));
+    QCOMPARE(toVector(f.end), toVector(e.end));
+    QCOMPARE(toVector(f.gpu), toVector(e.gpu));
+    QCOMPARE(toVector(f.callIds), toVector(e.callIds));
+    QCOMPARE(toVector(f.parentIds), toVector(e.parentIds));
+    QCOMPARE(toVector(f.threadIds), toVector(e.threadIds));
+    QCOMPARE(toVector(f.taskIds), toVector(e.taskIds));
+    QCOMPARE(toVector(f.awaitNs), toVector(e.awaitNs));
+    QCOMPARE(b.metadata.size(), a.metadata.size());
+    for (size_t i = 0; i < a.metadata.size(); ++i) {
+        const auto &x = a.metadata[i], &y = b.metadata[i];
+        QCOMPARE(y.key, x.key);
+        QCOMPARE(int(y.value.kind), int(x.value.kind));
+        QCOMPARE(y.value.text, x.value.text);
+        QCOMPARE(y.value.integer, x.value.integer);
+        QCOMPARE(y.value.number, x.value.number);
+        QCOMPARE(y.value.flag, x.value.flag);
+        QCOMPARE(y.value.list, x.value.list);
+    }
+    QCOMPARE(b.threads.size(), a.threads.size());
+    for (size_t i = 0; i < a.threads.size(); ++i) {
+        const auto &x = a.threads[i], &y = b.threads[i];
+        QCOMPARE(y.rank, x.rank);
+        QCOMPARE(y.index, x.index);
+        QCOMPARE(y.ident, x.ident);
+        QCOMPARE(y.nativeId, x.nativeId);
+        QCOMPARE(y.daemon, x.daemon);
+        QCOMPARE(b.strings.text(y.name), a.strings.text(x.name));
+        QCOMPARE(y.startNs, x.startNs);
+        QCOMPARE(y.endNs, x.endNs);
+        QCOMPARE(y.cpuNs, x.cpuNs);
+    }
+    QCOMPARE(b.tasks.size(), a.tasks.size());
+    for (size_t i = 0; i < a.tasks.size(); ++i) {
+        const auto &x = a.tasks[i], &y = b.tasks[i];
+        QCOMPARE(y.rank, x.rank);
+        QCOMPARE(y.index, x.index);
+        QCOMPARE(y.threadIndex, x.threadIndex);
+        QCOMPARE(y.createdNs, x.createdNs);
+        QCOMPARE(y.doneNs, x.doneNs);
+        QCOMPARE(y.steps, x.steps);
+        QCOMPARE(y.runningNs, x.runningNs);
+        QCOMPARE(y.suspendedNs, x.suspendedNs);
+        QCOMPARE(b.strings.text(y.kind), a.strings.text(x.kind));
+        QCOMPARE(b.strings.text(y.name), a.strings.text(x.name));
+        QCOMPARE(b.strings.text(y.coroName), a.strings.text(x.coroName));
+    }
+    QCOMPARE(b.ranks, a.ranks);
+    QCOMPARE(b.numRanks, a.numRanks);
+    QCOMPARE(b.eventDataAvailable, a.eventDataAvailable);
+    QCOMPARE(b.schema, 3);
+}
+
+// Reads an attribute of the written file directly.
+bool readIntAttribute(const std::string& file, const char* object, const char* name, int64_t& value)
+{
+    hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return false;
+    hid_t attr = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
+    const bool ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_INT64, &value) >= 0;
+    if (attr >= 0)
+        H5Aclose(attr);
+    H5Fclose(f);
+    return ok;
+}
+
+// Number of filters and the chunk length of a dataset (0 when contiguous).
+std::pair<int, hsize_t> storageOf(const std::string& file, const char* dataset)
+{
+    hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t ds = H5Dopen2(f, dataset, H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(ds);
+    hsize_t chunk = 0;
+    if (H5Pget_layout(dcpl) == H5D_CHUNKED)
+        H5Pget_chunk(dcpl, 1, &chunk);
+    const int filters = H5Pget_nfilters(dcpl);
+    H5Pclose(dcpl);
+    H5Dclose(ds);
+    H5Fclose(f);
+    return {filters, chunk};
+}
+
+} // namespace
+
+class TestCaptureWriter : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::string path(const std::string& name) const
+    {
+        return m_dir.path().toStdString() + "/" + name;
+    }
+
+    // Writes `capture`, reads it back and compares.
+    void roundTrip(const model::Capture& capture, const std::string& name)
+    {
+        const auto file = path(name);
+        auto written = model::io::writeCaptureFile(capture, file);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().toString().c_str());
+        auto back = read(file);
+        QVERIFY(back);
+        compareCaptures(capture, *back, true);
+    }
+
+    // 100 000 calls in three rows on two ranks, with GPU times and an unclosed call.
+    static std::shared_ptr<model::Capture> largeCapture()
+    {
+        auto c = std::make_shared<model::Capture>();
+        c->schema = 3;
+        c->regionNames = {c->strings.intern("step"), c->strings.intern("io")};
+        const uint64_t n = 100000;
+        auto& e = c->events;
+        e.start.resize(n);
+        e.end.resize(n);
+        e.gpu.resize(n);
+        int64_t t = 1700000000000;
+        uint64_t random = 12345; // a fixed LCG: data that does not compress to nothing
+        for (uint64_t i = 0; i < n; ++i) {
+            random = random * 6364136223846793005ULL + 1442695040888963407ULL;
+            t += int64_t(random >> 44);
+            e.start[i] = t;
+            e.end[i] = t + int64_t((random >> 20) & 0xFFFFF);
+            e.gpu[i] = i % 3 ? int64_t((random >> 8) & 0xFFF) : -1;
+        }
+        e.end[n - 1] = e.start[n - 1] - 1; // never closed
+        const uint64_t counts[3] = {60000, 30000, 10000};
+        const int32_t ranks[3] = {0, 0, 1};
+        const uint32_t regions[3] = {0, 1, 0};
+        uint64_t offset = 0;
+        for (int r = 0; r < 3; ++r) {
+            model::RegionRow row;
+            row.region = regions[r];
+            row.rank = ranks[r];
+            row.offset = offset;
+            row.count = counts[r];
+            offset += counts[r];
+            c->rows.push_back(row);
+        }
+        c->ranks = {0, 1};
+        c->numRanks = 2;
+        return c;
+    }
+
+private slots:
+    void realFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("schema-1") << "scope-profiler/compat/schema-1.h5";
+        QTest::newRow("schema-2") << "scope-profiler/compat/schema-2.h5";
+        QTest::newRow("schema-3") << "scope-profiler/compat/schema-3.h5";
+        QTest::newRow("solver-1rank") << "scope-profiler/solver-1rank.h5";
+        QTest::newRow("solver-2rank") << "scope-profiler/solver-2rank.h5";
+    }
+    void realFiles()
+    {
+        QFETCH(QString, file);
+        auto original = read(dataFile(file.toUtf8().constData()));
+        QVERIFY(original);
+        const auto copy = path(QString(file).replace('/', '_').toStdString());
+        QVERIFY(model::io::writeCaptureFile(*original, copy).ok());
+        auto back = read(copy);
+        QVERIFY(back);
+        compareCaptures(*original, *back, true);
+        QVERIFY(back->warnings.empty());
+        // Written again from the copy, the file holds the same summaries.
+        auto again = read(copy);
+        QVERIFY(again);
+        const auto second = copy + ".2";
+        QVERIFY(model::io::writeCaptureFile(*again, second).ok());
+        auto third = read(second);
+        QVERIFY(third);
+        compareCaptures(*back, *third, false);
+    }
+
+    void optionalColumnsLaneTablesAndHostileNames()
+    {
+        const auto source = path("hostile-source.h5");
+        {
+            H5Builder b(source);
+            ColumnarRow outer{"say \"hi\"\\ back\\slash", 0, {0, 100}, {50, 150}};
+            outer.sourceFile = "dir with \"quotes\"/file.py";
+            outer.sourceText = "with profile(\"a\\nb\"):\n    pass";
+            outer.sourceLine = 12;
+            // JSON: ["q\"uote", "back\\slash", "new\nline", "tab\tend", "caf\u00e9", ""]
+            outer.tagsJson = "[\"q\\\"uote\", \"back\\\\slash\", \"new\\nline\", \"tab\\tend\", "
+                             "\"caf\\u00e9\", \"\"]";
+            ColumnarRow inner{
+                "new\nline \xff\xfe invalid", 0, {10, 110}, {20, 90}}; // 2nd never closed
+            inner.tagsJson = "[]";
+            ColumnarRow other{"rank1", 1, {5}, {6}};
+            writeColumnar(b, {outer, inner, other});
+            b.ints("/events/gpu_durations", {-1, -1, 5, 7, 1});
+            b.ints("/events/call_ids", {0, 2, 1, 3, 0});
+            b.ints("/events/parent_ids", {-1, -1, 0, 2, -1});
+            b.ints("/events/thread_ids", {0, 1, 0, 1, 0});
+            b.ints("/events/task_ids", {-1, 0, -1, 0, -1});
+            b.ints("/events/await_ns", {0, 3, 0, 2, 0});
+            b.uints("/thread_table/ranks", {0, 0, 1});
+            b.ints("/thread_table/index", {0, 1, 0});
+            b.ints("/thread_table/ident", {111, 222, 333});
+            b.ints("/thread_table/native_id", {1001, 1002, 2001});
+            b.ints("/thread_table/daemon", {0, 1, 0}, {H5T_STD_I8LE});
+            b.strings("/thread_table/name", {"MainThread", "worker \"1\"\n", "MainThread"});
+            b.ints("/thread_table/start_ns", {0, 90, 0});
+            b.ints("/thread_table/end_ns", {200, -1, 10});
+            b.ints("/thread_table/cpu_ns", {180, 40, 5});
+            b.uints("/task_table/ranks", {0});
+            b.ints("/task_table/index", {0});
+            b.ints("/task_table/thread_index", {1});
+            b.ints("/task_table/created_ns", {95});
+            b.ints("/task_table/done_ns", {-1});
+            b.ints("/task_table/steps", {3});
+            b.ints("/task_table/running_ns", {30});
+            b.ints("/task_table/suspended_ns", {20});
+            b.strings("/task_table/kind", {"asyncio"});
+            b.strings("/task_table/name", {"Task-1"});
+            b.strings("/task_table/coro_name", {"main\\coro"});
+            b.attrBool("/metadata", "debug", true);
+            b.attrBool("/metadata", "quiet", false);
+            b.attrDouble("/metadata", "scale", 0.5);
+            b.attrInt("/metadata", "start_time_ns", -42);
+            b.attrStrings("/metadata", "modules", {"numpy", "sci\"py"});
+            b.attrString("/metadata", "label", "run \xff bad \"quoted\"\n");
+            QVERIFY(b.ok());
+        }
+        auto original = read(source);
+        QVERIFY(original);
+        QVERIFY(hasWarningContaining(*original,
+                                     "end before they start")); // the unclosed call is reported
+        QCOMPARE(original->regionName(1),
+                 std::string("new\nline \xEF\xBF\xBD\xEF\xBF\xBD invalid"));
+        QCOMPARE(texts(*original, original->rows[0].tags).size(), size_t(6));
+        model::MetadataValue empty; // an empty list (H5Builder cannot write one)
+        empty.kind = model::MetadataValue::Kind::StringList;
+        original->metadata.push_back({"zz_empty_list", empty});
+        roundTrip(*original, "hostile.h5");
+        // The written tags parse back to the same strings (checked in compareCaptures) and
+        // the unclosed call keeps its negative duration.
+        auto back = read(path("hostile.h5"));
+        QVERIFY(back);
+        QCOMPARE(back->events.end[3] - back->events.start[3], int64_t(-20));
+        // Tags are stored as escaped JSON, as json.dumps would write them.
+        auto file = model::io::H5File::open(path("hostile.h5"));
+        QVERIFY(file.ok());
+        auto tags = file.value().readStrings("/rank_region_index/tags");
+        QVERIFY(tags.ok());
+        QCOMPARE(tags.value()[0], std::string("[\"q\\\"uote\", \"back\\\\slash\", \"new\\nline\", "
+                                              "\"tab\\tend\", \"caf\xC3\xA9\", \"\"]"));
+        QCOMPARE(tags.value()[1], std::string("[]"));
+        // The same oddities are reported for the copy as for the source.
+        std::vector<std::string> before, after;
+        for (const auto& w : original->warnings)
+            before.push_back(w.message);
+        for (const auto& w : back->warnings)
+            after.push_back(w.message);
+        QCOMPARE(after, before);
+    }
+
+    void largeCaptureIsCompressed()
+    {
+        auto capture = largeCapture();
+        roundTrip(*capture, "large.h5");
+        const auto file = path("large.h5");
+        QVERIFY(std::filesystem::file_size(file) > 256 * 1024); // fills the limit below
+        for (const char* column :
+             {"/events/start_deltas", "/events/durations", "/events/gpu_durations"}) {
+            const auto [filters, chunk] = storageOf(file, column);
+            QCOMPARE(filters, 2); // shuffle + deflate
+            QCOMPARE(chunk, hsize_t(100000));
+        }
+        // Below the threshold the columns are contiguous and unfiltered.
+        auto small = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        QVERIFY(small);
+        QVERIFY(model::io::writeCaptureFile(*small, path("small.h5")).ok());
+        const auto [filters, chunk] = storageOf(path("small.h5"), "/events/start_deltas");
+        QCOMPARE(filters, 0);
+        QCOMPARE(chunk, hsize_t(0));
+    }
+
+    void aggregateCapture()
+    {
+        const auto source = path("aggregate-source.h5");
+        {
+            H5Builder b(source);
+            b.attrInt("/", "scope_profiler_schema", 3);
+            b.attrString("/", "storage_layout", "aggregate");
+            b.group("/metadata");
+            b.attrInt("/metadata", "mpi_size", 4);
+            b.strings("/region_table/names", {"solve", "io"});
+            b.uints("/rank_region_index/region_ids", {0, 1, 0}, {H5T_STD_U32LE});
+            b.uints("/rank_region_index/ranks", {0, 0, 2}, {H5T_STD_U32LE});
+            b.uints("/rank_region_index/event_offsets", {});
+            b.uints("/rank_region_index/event_counts", {});
+            b.uints("/rank_region_index/aggregate_counts", {3, 1, 5});
+            b.ints("/rank_region_index/aggregate_totals", {30, 7, 50});
+            b.ints("/rank_region_index/aggregate_minimums", {5, 7, 1});
+            b.ints("/rank_region_index/aggregate_maximums", {15, 7, 20});
+            b.ints("/rank_region_index/aggregate_exclusives", {23, 7, -1});
+            b.ints("/events/start_deltas", {});
+            b.ints("/events/durations", {});
+            QVERIFY(b.ok());
+        }
+        auto original = read(source);
+        QVERIFY(original);
+        QCOMPARE(original->layout, model::StorageLayout::Aggregate);
+        roundTrip(*original, "aggregate.h5");
+        auto back = read(path("aggregate.h5"));
+        QVERIFY(back);
+        QCOMPARE(back->layout, model::StorageLayout::Aggregate);
+        QVERIFY(!back->eventDataAvailable);
+        QCOMPARE(back->numRanks, 4);
+    }
+
+    void nestedExclusiveIsStored()
+    {
+        SPANSCOPE_LOAD(loaded, dataFile("scope-profiler/solver-2rank.h5"));
+        QVERIFY(loaded.capture->nestingComputed);
+        QVERIFY(model::io::writeCaptureFile(*loaded.capture, path("nested.h5")).ok());
+        auto back = read(path("nested.h5"));
+        QVERIFY(back);
+        for (size_t i = 0; i < back->rows.size(); ++i)
+            QCOMPARE(back->rows[i].storedExclusive, loaded.capture->rowExclusive[i]);
+    }
+
+    void spanscopeGroup()
+    {
+        auto capture = read(dataFile("scope-profiler/compat/schema-2.h5"));
+        QVERIFY(capture);
+        const auto file = path("marked.h5");
+        QVERIFY(model::io::writeCaptureFile(*capture, file).ok());
+        int64_t version = 0, schema = 0;
+        QVERIFY(readIntAttribute(file, "/spanscope", "format_version", version));
+        QCOMPARE(version, model::io::kCaptureFormatVersion);
+        QVERIFY(readIntAttribute(file, "/", "scope_profiler_schema", schema));
+        QCOMPARE(schema, int64_t(3));
+    }
+
+    void missingDirectoryFails()
+    {
+        auto capture = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        QVERIFY(capture);
+        const auto directory = path("no-such-dir");
+        auto result = model::io::writeCaptureFile(*capture, directory + "/out.h5");
+        QVERIFY(!result.ok());
+        QVERIFY2(result.error().toString().find("no-such-dir") != std::string::npos,
+                 result.error().toString().c_str());
+        QVERIFY(!std::filesystem::exists(directory));
+    }
+
+    void replacesExistingFile()
+    {
+        QTemporaryDir dir;
+        const auto file = dir.path().toStdString() + "/capture.h5";
+        auto first = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        auto second = read(dataFile("scope-profiler/solver-1rank.h5"));
+        QVERIFY(first && second);
+        QVERIFY(model::io::writeCaptureFile(*first, file).ok());
+        QVERIFY(model::io::writeCaptureFile(*second, file).ok());
+        auto back = read(file);
+        QVERIFY(back);
+        compareCaptures(*second, *back, true);
+        QCOMPARE(otherFiles(dir.path().toStdString(), "capture.h5"), std::vector<std::string>{});
+    }
+
+    // Disk full, simulated with a file-size limit (works as root, unlike a read-only
+    // directory): the write fails, the old file stays intact, no temporary file remains.
+    void failedWriteKeepsOldFile()
+    {
+        QTemporaryDir dir;
+        const auto file = dir.path().toStdString() + "/capture.h5";
+        auto old = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        QVERIFY(old);
+        QVERIFY(model::io::writeCaptureFile(*old, file).ok());
+        const auto oldSize = std::filesystem::file_size(file);
+
+        auto large = largeCapture();
+        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit previous{};
+        getrlimit(RLIMIT_FSIZE, &previous);
+        rlimit limited = previous;
+        limited.rlim_cur = 32 * 1024;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &limited), 0);
+        auto result = model::io::writeCaptureFile(*large, file);
+        setrlimit(RLIMIT_FSIZE, &previous);
+        std::signal(SIGXFSZ, previousHandler);
+
+        QVERIFY(!result.ok());
+        qInfo("%s", result.error().toString().c_str());
+        QVERIFY2(result.error().file == file, result.error().toString().c_str());
+        QCOMPARE(std::filesystem::file_size(file), oldSize);
+        auto back = read(file);
+        QVERIFY(back);
+        compareCaptures(*old, *back, true);
+        QCOMPARE(otherFiles(dir.path().toStdString(), "capture.h5"), std::vector<std::string>{});
+    }
+
+    // A directory where the file should go: the final rename fails; nothing is left over.
+    void renameFailureLeavesNothing()
+    {
+        QTemporaryDir dir;
+        const auto target = dir.path().toStdString() + "/taken";
+        std::filesystem::create_directory(target);
+        std::ofstream(target + "/keep.txt") << "keep";
+        auto capture = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        QVERIFY(capture);
+        auto result = model::io::writeCaptureFile(*capture, target);
+        QVERIFY(!result.ok());
+        QVERIFY(std::filesystem::exists(target + "/keep.txt"));
+        QCOMPARE(otherFiles(dir.path().toStdString(), "taken"), std::vector<std::string>{});
+    }
+
+    void readOnlyDirectoryFails()
+    {
+        if (geteuid() == 0)
+            QSKIP("running as root: permissions do not stop writes (failedWriteKeepsOldFile "
+                  "covers the failure path)");
+        QTemporaryDir dir;
+        const auto directory = dir.path().toStdString();
+        const auto file = directory + "/capture.h5";
+        auto capture = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        QVERIFY(capture);
+        QVERIFY(model::io::writeCaptureFile(*capture, file).ok());
+        std::filesystem::permissions(directory, std::filesystem::perms::owner_write,
+                                     std::filesystem::perm_options::remove);
+        auto result = model::io::writeCaptureFile(*capture, file);
+        std::filesystem::permissions(directory, std::filesystem::perms::owner_write,
+                                     std::filesystem::perm_options::add);
+        QVERIFY(!result.ok());
+        QVERIFY(read(file));
+        QCOMPARE(otherFiles(directory, "capture.h5"), std::vector<std::string>{});
+    }
+
+    void progressAndCancel()
+    {
+        auto capture = largeCapture();
+        model::LoadControl control;
+        QVERIFY(model::io::writeCaptureFile(*capture, path("progress.h5"), {&control, 0, 1}).ok());
+        QCOMPARE(control.progress(), 1.0);
+
+        QTemporaryDir dir;
+        const auto file = dir.path().toStdString() + "/cancelled.h5";
+        model::LoadControl cancelled;
+        cancelled.cancel();
+        auto result = model::io::writeCaptureFile(*capture, file, {&cancelled, 0, 1});
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().code, model::ErrorCode::Cancelled);
+        QVERIFY(std::filesystem::is_empty(dir.path().toStdString()));
+    }
+
+    void invalidCaptureIsRefused()
+    {
+        auto capture = read(dataFile("scope-profiler/compat/schema-3.h5"));
+        QVERIFY(capture);
+        capture->rows[0].count = capture->events.size() + 1;
+        const auto file = path("refused.h5");
+        auto result = model::io::writeCaptureFile(*capture, file);
+        QVERIFY(!result.ok());
+        QVERIFY(!std::filesystem::exists(file));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCaptureWriter)
+#include "tst_capture_writer.moc"
