@@ -1,7 +1,9 @@
-// spanscope: the desktop viewer. `spanscope [FILE...]` opens each file in a tab of its own.
-// The hidden option `--screenshot PNG` waits until every file given has loaded, saves the
-// window as PNG and exits: for the screenshots in docs/ and for looking at the interface
-// on machines without a display (run it under xvfb-run or QT_QPA_PLATFORM=offscreen).
+// spanscope: the desktop viewer. `spanscope [FILE...]` opens each file in a tab of its own;
+// `spanscope --compare BASELINE CANDIDATE...` opens one comparison of the files instead.
+// The hidden option `--screenshot PNG` waits until every file given has loaded (and a
+// comparison has been computed), saves the window as PNG and exits: for the screenshots in
+// docs/ and for looking at the interface on machines without a display (run it under
+// xvfb-run or QT_QPA_PLATFORM=offscreen).
 
 #include "main_window.h"
 
@@ -56,18 +58,29 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Region files to open."),
                                  QStringLiteral("[FILE...]"));
+    QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare the files in one tab instead: the first is the baseline."));
+    parser.addOption(compare);
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window as PNG once loaded, then exit."),
                                   QStringLiteral("png"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(screenshot);
     parser.process(app);
+    if (parser.isSet(compare) && parser.positionalArguments().size() < 2) {
+        std::fprintf(stderr, "spanscope: --compare needs two files or more, the baseline first\n");
+        return 2;
+    }
 
     spanscope::app::MainWindow window;
     if (parser.isSet(screenshot))
         window.resize(1400, 900); // the same picture whatever the saved geometry
     window.show();
-    window.openFiles(parser.positionalArguments());
+    if (parser.isSet(compare))
+        window.compareFiles(parser.positionalArguments());
+    else
+        window.openFiles(parser.positionalArguments());
     if (parser.isSet(screenshot))
         saveScreenshotWhenLoaded(window, parser.value(screenshot));
     return app.exec();

@@ -1,8 +1,10 @@
 #include "main_window.h"
 
 #include "capture_tab.h"
+#include "compare_tab.h"
 #include "recent_files.h"
 #include "views/capture_view.h"
+#include "views/compare/comparison_view.h"
 #include "views/display_text.h"
 #include "welcome_page.h"
 
@@ -31,6 +33,7 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kViewLayoutKey = QStringLiteral("captureView/layout");
+const QString kCompareLayoutKey = QStringLiteral("comparisonView/layout");
 const QString kLastDirectoryKey = QStringLiteral("lastDirectory");
 constexpr QSize kDefaultSize(1400, 900);
 constexpr int kStatusMessageMs = 4000;
@@ -101,7 +104,7 @@ void MainWindow::openFile(const QString& path)
 {
     const QString file = QFileInfo(path).absoluteFilePath();
     for (int i = 0; i < m_tabs->count(); ++i)
-        if (tab(i)->path() == file) {
+        if (tab(i) && tab(i)->path() == file) {
             m_tabs->setCurrentIndex(i);
             return;
         }
@@ -133,7 +136,7 @@ void MainWindow::openFile(const QString& path)
 bool MainWindow::isLoading() const
 {
     for (int i = 0; i < m_tabs->count(); ++i)
-        if (tab(i)->isLoading())
+        if ((tab(i) && tab(i)->isLoading()) || (compareTab(i) && compareTab(i)->isLoading()))
             return true;
     return false;
 }
@@ -155,6 +158,16 @@ CaptureTab* MainWindow::currentTab() const
 
 void MainWindow::closeTab(int index)
 {
+    if (CompareTab* compare = compareTab(index)) {
+        if (compare->view())
+            m_compareLayout = compare->view()->saveLayoutState();
+        compare->disconnect(this);
+        compare->cancelLoad();
+        m_tabs->removeTab(index);
+        compare->deleteLater();
+        onTabLoadingChanged();
+        return;
+    }
     CaptureTab* tab = this->tab(index);
     if (!tab)
         return;
@@ -171,6 +184,8 @@ void MainWindow::reloadCurrent()
 {
     if (CaptureTab* tab = currentTab())
         tab->load();
+    else if (CompareTab* compare = currentCompareTab())
+        compare->load();
 }
 
 void MainWindow::showCurrentWarnings()
@@ -183,6 +198,8 @@ void MainWindow::focusFilter()
 {
     if (CaptureTab* tab = currentTab(); tab && tab->view())
         tab->view()->focusFilter();
+    else if (CompareTab* compare = currentCompareTab(); compare && compare->view())
+        compare->view()->focusFilter();
 }
 
 void MainWindow::onTabLoaded(CaptureTab* tab)
@@ -229,12 +246,14 @@ void MainWindow::updateTabDecoration(CaptureTab* tab)
 void MainWindow::updateState()
 {
     CaptureTab* tab = currentTab();
+    CompareTab* compare = currentCompareTab();
     m_stack->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget*>(m_tabs) : m_welcome);
-    m_reloadAction->setEnabled(tab != nullptr);
-    m_closeAction->setEnabled(tab != nullptr);
-    m_findAction->setEnabled(tab && tab->view());
-    setWindowTitle(tab ? tr("%1 \u2014 spanscope").arg(QFileInfo(tab->path()).fileName())
-                       : QStringLiteral("spanscope"));
+    m_reloadAction->setEnabled(tab || compare);
+    m_closeAction->setEnabled(tab || compare);
+    m_findAction->setEnabled((tab && tab->view()) || (compare && compare->view()));
+    setWindowTitle(tab       ? tr("%1 \u2014 spanscope").arg(QFileInfo(tab->path()).fileName())
+                   : compare ? tr("%1 \u2014 spanscope").arg(compare->title())
+                             : QStringLiteral("spanscope"));
     const int warnings = tab && !tab->isLoading() ? tab->warningCount() : 0;
     m_warningStatus->setText(views::countedText(uint64_t(warnings), tr("warning"), tr("warnings")));
     m_warningStatus->setVisible(warnings > 0);
@@ -310,6 +329,7 @@ void MainWindow::readSettings()
         resize(size);
     }
     m_viewLayout = settings.value(kViewLayoutKey).toByteArray();
+    m_compareLayout = settings.value(kCompareLayoutKey).toByteArray();
     m_lastDirectory = settings.value(kLastDirectoryKey).toString();
 }
 
@@ -317,9 +337,12 @@ void MainWindow::writeSettings()
 {
     if (CaptureTab* tab = currentTab(); tab && tab->view())
         m_viewLayout = tab->view()->saveLayoutState();
+    if (CompareTab* compare = currentCompareTab(); compare && compare->view())
+        m_compareLayout = compare->view()->saveLayoutState();
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kViewLayoutKey, m_viewLayout);
+    settings.setValue(kCompareLayoutKey, m_compareLayout);
     settings.setValue(kLastDirectoryKey, m_lastDirectory);
 }
 

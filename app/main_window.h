@@ -1,7 +1,8 @@
 #pragma once
-// The viewer's window: one tab per open file, a welcome page when none is open, the File /
-// View / Help menus, drag and drop, and the settings it remembers (geometry, splitters,
-// recent files, last directory). Loading runs on workers; this class only reacts.
+// The viewer's window: one tab per open file or comparison of files, a welcome page when
+// none is open, the File / View / Help menus, drag and drop, and the settings it remembers
+// (geometry, splitters, recent files, last directory). Loading runs on workers; this class
+// only reacts. Comparisons are opened in main_window_compare.cpp.
 // GUI thread only.
 
 #include "model/result.h"
@@ -18,6 +19,7 @@ class QTabWidget;
 namespace spanscope::app {
 
 class CaptureTab;
+class CompareTab;
 class RecentFiles;
 class WelcomePage;
 
@@ -33,12 +35,20 @@ public:
     // gets its tab shown. Failures are reported through showError().
     void openFiles(const QStringList& paths);
     void openFile(const QString& path);
+    // Opens a comparison of two or more files (the first the baseline) in a tab of its own
+    // and returns at once; the same comparison already open just gets its tab shown.
+    // Failures are reported through showError(), naming the file.
+    void compareFiles(const QStringList& paths);
 
     // True while any tab is still loading.
     bool isLoading() const;
     int tabCount() const;
+    // The file tab at `index`, or null (no such tab, or a comparison there).
     CaptureTab* tab(int index) const;
     CaptureTab* currentTab() const;
+    // The comparison tab at `index`, or null.
+    CompareTab* compareTab(int index) const;
+    CompareTab* currentCompareTab() const;
     RecentFiles* recentFiles() const { return m_recent; }
 
 signals:
@@ -62,6 +72,7 @@ private:
     void createMenus();
     void rebuildRecentMenu();
     void openDialog();
+    void compareDialog();
     void reloadCurrent();
     void closeTab(int index);
     void focusFilter();
@@ -70,6 +81,7 @@ private:
     void reportError(const QString& file, const model::Error& error);
     void onTabLoaded(CaptureTab* tab);
     void onTabLoadingChanged();
+    void onCompareTabLoaded(CompareTab* tab);
     void updateTabDecoration(CaptureTab* tab);
     void updateState();
     void readSettings();
@@ -82,6 +94,7 @@ private:
     QToolButton* m_warningStatus = nullptr; // "3 warnings" in the status bar
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
+    QAction* m_compareAction = nullptr;
     QAction* m_reloadAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
@@ -89,6 +102,7 @@ private:
     QAction* m_clearRecentAction = nullptr;
     // Splitter layout of the capture views: the last one the user chose, given to new tabs.
     QByteArray m_viewLayout;
+    QByteArray m_compareLayout; // the same for comparison views
     QString m_lastDirectory;
 };
 

@@ -31,6 +31,12 @@ void MainWindow::createActions()
     m_openAction->setStatusTip(tr("Open one or more region files, each in a tab of its own"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::openDialog);
 
+    m_compareAction = new QAction(tr("&Compare\u2026"), this);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_compareAction->setStatusTip(
+        tr("Compare two or more runs side by side, the first as the baseline"));
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareDialog);
+
     m_reloadAction =
         new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
     m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
@@ -61,6 +67,7 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(m_compareAction);
     file->addSeparator();
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);

@@ -1,0 +1,402 @@
+#include "comparison_table_model.h"
+
+#include "views/display_text.h"
+
+#include <QColor>
+#include <QLocale>
+#include <cmath>
+#include <limits>
+
+namespace spanscope::views {
+
+using Column = ComparisonTableModel::Column;
+using ColumnInfo = ComparisonTableModel::ColumnInfo;
+using model::Verdict;
+
+namespace {
+
+constexpr Column kChangeColumns[] = {Column::Change, Column::Percent, Column::Speedup,
+                                     Column::PValue, Column::Effect,  Column::Verdict};
+
+// Below every real figure, negative changes included.
+const QVariant kMissingSortValue = std::numeric_limits<double>::lowest();
+
+std::optional<double> metricValue(const std::optional<model::RegionStats>& stats,
+                                  model::CompareMetric metric)
+{
+    if (!stats)
+        return std::nullopt;
+    switch (metric) {
+    case model::CompareMetric::Mean:
+        return stats->mean;
+    case model::CompareMetric::Total:
+        return double(stats->total);
+    case model::CompareMetric::P50:
+        return stats->p50;
+    case model::CompareMetric::P95:
+        return stats->p95;
+    }
+    return std::nullopt;
+}
+
+// Whether the change's figures (absolute, relative, speedup) mean anything: both runs have
+// the metric. Added, removed and percentile-less aggregate runs leave them at zero.
+bool hasValues(const model::RegionComparison& region, int candidate, model::CompareMetric metric)
+{
+    return metricValue(region.runs[0], metric) &&
+           metricValue(region.runs[size_t(candidate)], metric);
+}
+
+QString signedText(double value, const QString& magnitude)
+{
+    if (value > 0)
+        return QStringLiteral("+") + magnitude;
+    if (value < 0)
+        return QStringLiteral("\u2212") + magnitude;
+    return magnitude;
+}
+
+// Sorting verdicts descending puts what needs attention first.
+int severity(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Slower:
+        return 5;
+    case Verdict::Faster:
+        return 4;
+    case Verdict::Added:
+        return 3;
+    case Verdict::Removed:
+        return 2;
+    case Verdict::Unknown:
+        return 1;
+    case Verdict::Noise:
+        return 0;
+    }
+    return 0;
+}
+
+QString verdictToolTip(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Slower:
+        return ComparisonTableModel::tr("Slower: beyond the threshold and significant");
+    case Verdict::Faster:
+        return ComparisonTableModel::tr("Faster: beyond the threshold and significant");
+    case Verdict::Noise:
+        return ComparisonTableModel::tr("Noise: below the threshold or not significant");
+    case Verdict::Added:
+        return ComparisonTableModel::tr("Only in the candidate run");
+    case Verdict::Removed:
+        return ComparisonTableModel::tr("Only in the baseline run");
+    case Verdict::Unknown:
+        return ComparisonTableModel::tr("Significance unknown: no per-call data to test");
+    }
+    return {};
+}
+
+} // namespace
+
+ComparisonTableModel::ComparisonTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+ComparisonTableModel::~ComparisonTableModel() = default;
+
+void ComparisonTableModel::setComparison(std::shared_ptr<const model::Comparison> comparison)
+{
+    beginResetModel();
+    m_comparison = std::move(comparison);
+    m_columns.clear();
+    if (m_comparison) {
+        m_columns.push_back({Column::Region, -1});
+        if (m_comparison->options.perRank)
+            m_columns.push_back({Column::Rank, -1});
+        for (int run = 0; run < runCount(); ++run)
+            m_columns.push_back({Column::Value, run});
+        for (int run = 1; run < runCount(); ++run)
+            for (const Column kind : kChangeColumns)
+                m_columns.push_back({kind, run});
+    }
+    endResetModel();
+}
+
+int ComparisonTableModel::runCount() const
+{
+    return m_comparison ? int(m_comparison->labels.size()) : 0;
+}
+
+int ComparisonTableModel::columnOf(Column kind, int run) const
+{
+    for (size_t column = 0; column < m_columns.size(); ++column)
+        if (m_columns[column].kind == kind && m_columns[column].run == run)
+            return int(column);
+    return -1;
+}
+
+const model::RegionComparison& ComparisonTableModel::region(int row) const
+{
+    return m_comparison->regions[size_t(row)];
+}
+
+int ComparisonTableModel::findRow(const std::string& name, int32_t rank) const
+{
+    for (int row = 0; row < rowCount(); ++row)
+        if (region(row).name == name && region(row).rank == rank)
+            return row;
+    return -1;
+}
+
+QColor ComparisonTableModel::verdictColor(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Slower:
+        return QColor(230, 70, 60, 90);
+    case Verdict::Faster:
+        return QColor(40, 170, 80, 90);
+    case Verdict::Noise:
+        return QColor(128, 128, 128, 45);
+    case Verdict::Added:
+    case Verdict::Removed:
+    case Verdict::Unknown:
+        return {};
+    }
+    return {};
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_comparison ? 0 : int(m_comparison->regions.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_columns.size());
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& line = region(index.row());
+    const ColumnInfo column = columnInfo(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(line, column);
+    case SortRole:
+        return sortData(line, column);
+    case Qt::ToolTipRole:
+        return toolTipData(line, column);
+    case Qt::BackgroundRole:
+        if (column.kind == Column::Verdict) {
+            const QColor color = verdictColor(line.changes[size_t(column.run - 1)].verdict);
+            return color.isValid() ? QVariant(color) : QVariant();
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return column.kind == Column::Region || column.kind == Column::Verdict
+                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::displayData(const model::RegionComparison& line,
+                                           ColumnInfo column) const
+{
+    const auto metric = m_comparison->options.metric;
+    if (column.kind == Column::Region)
+        return QString::fromStdString(line.name);
+    if (column.kind == Column::Rank)
+        return line.rank >= 0 ? QString::number(line.rank) : kMissingText;
+    if (column.kind == Column::Value)
+        return durationText(metricValue(line.runs[size_t(column.run)], metric));
+
+    const auto& change = line.changes[size_t(column.run - 1)];
+    const bool values = hasValues(line, column.run, metric);
+    const QLocale locale;
+    switch (column.kind) {
+    case Column::Change:
+        return values ? signedText(change.absolute, durationText(std::abs(change.absolute)))
+                      : kMissingText;
+    case Column::Percent:
+        return values && change.relative
+                   ? signedText(*change.relative, percentText(std::abs(*change.relative) * 100.0))
+                   : kMissingText;
+    case Column::Speedup:
+        return values && change.speedup
+                   ? locale.toString(*change.speedup, 'f', 2) + QStringLiteral("\u00d7")
+                   : kMissingText;
+    case Column::PValue:
+        if (!change.pValue)
+            return kMissingText;
+        return *change.pValue < 1e-4 ? QStringLiteral("< 0.0001")
+                                     : locale.toString(*change.pValue, 'g', 2);
+    case Column::Effect:
+        return change.effect
+                   ? signedText(*change.effect, locale.toString(std::abs(*change.effect), 'f', 2))
+                   : kMissingText;
+    case Column::Verdict:
+        return QString::fromLatin1(model::verdictName(change.verdict));
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::sortData(const model::RegionComparison& line,
+                                        ColumnInfo column) const
+{
+    const auto metric = m_comparison->options.metric;
+    auto sortable = [](std::optional<double> value) {
+        return value ? QVariant(*value) : kMissingSortValue;
+    };
+    if (column.kind == Column::Region)
+        return QString::fromStdString(line.name);
+    if (column.kind == Column::Rank)
+        return line.rank;
+    if (column.kind == Column::Value)
+        return sortable(metricValue(line.runs[size_t(column.run)], metric));
+
+    const auto& change = line.changes[size_t(column.run - 1)];
+    const bool values = hasValues(line, column.run, metric);
+    switch (column.kind) {
+    case Column::Change:
+        return values ? QVariant(change.absolute) : kMissingSortValue;
+    case Column::Percent:
+        return values ? sortable(change.relative) : kMissingSortValue;
+    case Column::Speedup:
+        return values ? sortable(change.speedup) : kMissingSortValue;
+    case Column::PValue:
+        return sortable(change.pValue);
+    case Column::Effect:
+        return sortable(change.effect);
+    case Column::Verdict:
+        return severity(change.verdict);
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::toolTipData(const model::RegionComparison& line,
+                                           ColumnInfo column) const
+{
+    const auto metric = m_comparison->options.metric;
+    const QString metricText = QString::fromLatin1(model::metricName(metric));
+    if (column.kind == Column::Region || column.kind == Column::Rank)
+        return QString::fromStdString(line.name);
+    if (column.kind == Column::Value) {
+        const auto& stats = line.runs[size_t(column.run)];
+        if (!stats)
+            return tr("%1 did not record this region")
+                .arg(QString::fromStdString(m_comparison->labels[size_t(column.run)]));
+        QString text = tr("%1: %2\n%3")
+                           .arg(metricText, exactNsText(metricValue(stats, metric)),
+                                countedText(stats->calls, tr("call"), tr("calls")));
+        if (stats->summaryOnly)
+            text += tr("\nfrom stored totals: no per-call data");
+        return text;
+    }
+    const auto& change = line.changes[size_t(column.run - 1)];
+    switch (column.kind) {
+    case Column::Change:
+        return hasValues(line, column.run, metric)
+                   ? tr("%1 \u2192 %2")
+                         .arg(exactNsText(change.baseline), exactNsText(change.candidate))
+                   : QVariant();
+    case Column::PValue:
+        return metric == model::CompareMetric::P50 || metric == model::CompareMetric::P95
+                   ? tr("Exceedance test: share of calls above the baseline's %1").arg(metricText)
+                   : tr("Mann-Whitney U test on the per-call durations");
+    case Column::Effect:
+        return metric == model::CompareMetric::P50 || metric == model::CompareMetric::P95
+                   ? tr("Change of the share of calls above the baseline's %1").arg(metricText)
+                   : tr("Cliff's delta: -1 (all faster) to +1 (all slower)");
+    case Column::Verdict:
+        return verdictToolTip(change.verdict);
+    default:
+        return {};
+    }
+}
+
+QString ComparisonTableModel::headerText(ColumnInfo column) const
+{
+    QString title;
+    switch (column.kind) {
+    case Column::Region:
+        return tr("Region");
+    case Column::Rank:
+        return tr("Rank");
+    case Column::Value:
+        return QString::fromStdString(m_comparison->labels[size_t(column.run)]);
+    case Column::Change:
+        title = tr("Change");
+        break;
+    case Column::Percent:
+        title = tr("% change");
+        break;
+    case Column::Speedup:
+        title = tr("Speedup");
+        break;
+    case Column::PValue:
+        title = tr("p");
+        break;
+    case Column::Effect:
+        title = tr("Effect");
+        break;
+    case Column::Verdict:
+        title = tr("Verdict");
+        break;
+    }
+    // With several candidates each group of change columns names its run.
+    if (runCount() > 2)
+        title += QStringLiteral(" \u00b7 ") +
+                 QString::fromStdString(m_comparison->labels[size_t(column.run)]);
+    return title;
+}
+
+QString ComparisonTableModel::headerToolTip(ColumnInfo column) const
+{
+    const QString metric = QString::fromLatin1(model::metricName(m_comparison->options.metric));
+    const QString run = column.run >= 0
+                            ? QString::fromStdString(m_comparison->labels[size_t(column.run)])
+                            : QString();
+    switch (column.kind) {
+    case Column::Region:
+        return tr("Region name");
+    case Column::Rank:
+        return tr("MPI rank");
+    case Column::Value:
+        return column.run == 0 ? tr("%1 of the baseline, %2").arg(metric, run)
+                               : tr("%1 of %2").arg(metric, run);
+    case Column::Change:
+        return tr("%1 of %2 minus the baseline's").arg(metric, run);
+    case Column::Percent:
+        return tr("Change relative to the baseline (%1)").arg(run);
+    case Column::Speedup:
+        return tr("Baseline %1 divided by %2's").arg(metric, run);
+    case Column::PValue:
+        return tr("Significance of the difference (smaller: more certain)");
+    case Column::Effect:
+        return tr("Effect size of the difference");
+    case Column::Verdict:
+        return tr("slower/faster: beyond %1 % and significant; noise otherwise")
+            .arg(m_comparison->options.thresholdPercent);
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return {};
+    const ColumnInfo column = columnInfo(section);
+    if (role == Qt::DisplayRole)
+        return headerText(column);
+    if (role == Qt::ToolTipRole)
+        return headerToolTip(column);
+    if (role == Qt::TextAlignmentRole)
+        return column.kind == Column::Region ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                             : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+} // namespace spanscope::views
