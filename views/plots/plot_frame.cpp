@@ -70,6 +70,12 @@ PlotFrame::PlotFrame(QWidget* parent) : QWidget(parent)
     });
     // Before each replot, so the ticks of this frame already fit the plot's size.
     connect(m_plot, &QCustomPlot::beforeReplot, this, &PlotFrame::fitTickCounts);
+    // The tick counts were fitted to the axis rect of the previous layout; when the layout
+    // just changed its size (a resize), fit again and replot once more.
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (m_plot->axisRect()->rect().size() != m_fittedSize)
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     applyPalette();
     updateActions();
 }
@@ -159,6 +165,7 @@ void PlotFrame::applyPalette()
 void PlotFrame::fitTickCounts()
 {
     const QRect area = m_plot->axisRect()->rect();
+    m_fittedSize = area.size();
     const int width = area.width() > 0 ? area.width() : m_plot->width();
     const int height = area.height() > 0 ? area.height() : m_plot->height();
     for (QCPAxis* axis : m_plot->axisRect()->axes())

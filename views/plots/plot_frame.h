@@ -67,6 +67,7 @@ private:
     QAction* m_saveCsv = nullptr;
     QString m_exportName;
     CsvWriter m_csvWriter;
+    QSize m_fittedSize; // axis rect size the tick counts were last fitted to
 };
 
 } // namespace spanscope::views

@@ -177,16 +177,20 @@ void TimelineView::requestFrame()
     m_building = true;
     m_dirty = false;
     const auto viewportNow = viewport();
-    const int overviewWidth = overviewArea().width() == m_overviewWidth ? -1 : overviewArea().width();
+    // The strip spans the zoom's run range, which a comparison may widen beyond this
+    // capture's own calls so that every run's strip lines up.
+    const std::pair<int64_t, int64_t> run{m_zoom.runStart(), m_zoom.runEnd()};
+    const bool overviewStale = overviewArea().width() != m_overviewWidth || run != m_overviewRun;
+    const int overviewWidth = overviewStale ? overviewArea().width() : -1;
     auto capture = m_capture;
     auto index = m_index;
-    m_watcher.setFuture(QtConcurrent::run([capture, index, viewportNow, overviewWidth] {
+    m_watcher.setFuture(QtConcurrent::run([capture, index, viewportNow, overviewWidth, run] {
         Frame frame;
         frame.list = model::buildDrawList(*capture, *index, viewportNow);
         if (overviewWidth > 0) {
             model::TimelineViewport whole;
-            whole.t0 = index->begin();
-            whole.t1 = std::max(index->end(), index->begin() + 1);
+            whole.t0 = run.first;
+            whole.t1 = std::max(run.second, run.first + 1);
             whole.width = overviewWidth;
             whole.height = 1 << 30;
             whole.collapsed.assign(index->lanes().size(), false);
@@ -194,8 +198,10 @@ void TimelineView::requestFrame()
         }
         return frame;
     }));
-    if (overviewWidth > 0)
+    if (overviewWidth > 0) {
         m_overviewWidth = overviewWidth;
+        m_overviewRun = run;
+    }
 }
 
 void TimelineView::frameFinished()

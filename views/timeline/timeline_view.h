@@ -111,6 +111,7 @@ private:
     model::DrawList m_list;
     std::vector<float> m_overview;
     int m_overviewWidth = -1;
+    std::pair<int64_t, int64_t> m_overviewRun{0, 0}; // the zoom's run range the strip was built for
     QFutureWatcher<Frame> m_watcher;
     bool m_building = false, m_dirty = false;
     std::vector<bool> m_collapsed;
