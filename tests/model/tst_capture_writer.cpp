@@ -455,6 +455,12 @@ private slots:
     // directory): the write fails, the old file stays intact, no temporary file remains.
     void failedWriteKeepsOldFile()
     {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        // Sanitized builds write in-process (fork is not sanitizer-safe), and libhdf5 1.10
+        // then crashes at exit on the file whose flush failed: the forked child is what
+        // contains that, so this runs in the plain build only.
+        QSKIP("needs the forked writer, which sanitized builds do not use");
+#endif
         QTemporaryDir dir;
         const auto file = dir.path().toStdString() + "/capture.h5";
         auto old = read(dataFile("scope-profiler/compat/schema-3.h5"));

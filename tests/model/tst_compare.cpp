@@ -53,7 +53,7 @@ model::Comparison compare(const Run& a, const Run& b, model::CompareOptions opti
 // A spread of durations 1000..1999 ns in a scrambled order.
 int64_t body(int i)
 {
-    return 1000 + (i * 7919) % 1000;
+    return 1000 + (int64_t(i) * 7919) % 1000;
 }
 
 double meanOf(int n, const std::function<int64_t(int)>& duration)

@@ -1,0 +1,460 @@
+#include "collector.h"
+
+#include "clock.h"
+#include "protocol/spanscope_protocol.h"
+#include "sink.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace spanscope::collector {
+
+namespace proto = spanscope::protocol;
+
+std::atomic<Collector*> Collector::s_instance{nullptr};
+thread_local ThreadBuffer* Collector::t_buffer = nullptr;
+
+namespace {
+
+std::mutex g_startMutex;
+bool g_startTried = false;
+pthread_key_t g_threadKey;
+std::atomic<bool> g_logged{false};
+
+// Sender cadence: short enough that a busy thread's ring (ThreadBuffer::kCapacity) rarely fills.
+constexpr auto kSendInterval = std::chrono::milliseconds(5);
+constexpr std::uint64_t kCalibrationIntervalNs = 1000000000; // 1 s
+// How long the sender waits for a slow viewer before dropping a frame (ms). Only the sender
+// waits; the job's threads never do (their rings absorb the delay or drop and count).
+constexpr int kSendWaitMs = 20;
+// Above this many bytes of records a Data frame is split (bytes).
+constexpr std::size_t kMaxRecordsPerFrame = 1u << 20;
+
+template <typename T> void appendPod(std::string& out, const T& value)
+{
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+std::size_t countRecords(const char* p, std::size_t size)
+{
+    std::size_t n = 0;
+    for (std::size_t pos = 0; pos + sizeof(proto::RecordHeader) <= size; ++n) {
+        proto::RecordHeader h;
+        std::memcpy(&h, p + pos, sizeof h);
+        if (h.size == 0)
+            break;
+        pos += h.size;
+    }
+    return n;
+}
+
+} // namespace
+
+void Collector::logOnce(const char* message)
+{
+    if (!g_logged.exchange(true))
+        std::fprintf(stderr, "spanscope-collector: %s\n", message);
+}
+
+void Collector::switchOff(const char* reason)
+{
+    m_enabled.store(false, std::memory_order_relaxed);
+    logOnce(reason);
+}
+
+Collector* Collector::start()
+{
+    std::lock_guard lock(g_startMutex);
+    if (g_startTried)
+        return instance();
+    g_startTried = true;
+    // Leaked on purpose: late NVTX calls from static destructors may still reach it.
+    auto* c = new (std::nothrow) Collector();
+    if (!c)
+        return nullptr;
+    try {
+        if (!c->init()) {
+            delete c;
+            return nullptr;
+        }
+    } catch (...) {
+        logOnce("could not start (out of memory?); collector off");
+        return nullptr;
+    }
+    s_instance.store(c, std::memory_order_release);
+    return c;
+}
+
+Collector::~Collector()
+{
+    delete m_sink;
+}
+
+bool Collector::init()
+{
+    if (!m_strings.valid()) {
+        logOnce("cannot allocate the string table; collector off");
+        return false;
+    }
+    m_pid = getpid();
+    auto sink = std::make_unique<Sink>();
+    std::string error;
+    const char* socketPath = std::getenv("SPANSCOPE_SOCKET");
+    const char* outputPath = std::getenv("SPANSCOPE_OUTPUT");
+    if (socketPath && *socketPath) {
+        if (!sink->connectSocket(socketPath, error)) {
+            logOnce((error + "; collector off").c_str());
+            return false;
+        }
+    } else if (outputPath && *outputPath) {
+        if (!sink->openFile(outputPath, error)) {
+            logOnce((error + "; collector off").c_str());
+            return false;
+        }
+    } else {
+        logOnce("neither SPANSCOPE_SOCKET nor SPANSCOPE_OUTPUT is set; collector off");
+        return false;
+    }
+    if (pthread_key_create(&g_threadKey, &Collector::threadExited) != 0) {
+        logOnce("pthread_key_create failed; collector off");
+        return false;
+    }
+    m_sink = sink.release();
+    m_anchorTicks = ticks();
+    m_anchorNs = monotonicNs();
+
+    proto::HelloPayload hello{static_cast<std::uint32_t>(m_pid), 0, m_anchorTicks};
+    sendFrame(static_cast<std::uint16_t>(proto::FrameType::Hello),
+              {std::string_view(reinterpret_cast<const char*>(&hello), sizeof hello)}, 1000);
+    if (m_sink->closed())
+        return false; // already logged by sendFrame
+
+    // The sender must not take the job's signals: block them all while creating it.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    try {
+        m_sender = std::thread([this] { senderLoop(); });
+    } catch (...) {
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        logOnce("cannot start the sender thread; collector off");
+        return false;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+
+    pthread_atfork(nullptr, nullptr, &Collector::atForkChild);
+    std::atexit(&Collector::atExit);
+    m_enabled.store(true, std::memory_order_release);
+    return true;
+}
+
+ThreadBuffer* Collector::registerThread()
+{
+    if (!enabled())
+        return nullptr;
+    try {
+        const auto tid = static_cast<std::uint32_t>(syscall(SYS_gettid));
+        std::lock_guard lock(m_threadsMutex);
+        auto* b = new ThreadBuffer(tid, m_nextIndex++, &Collector::wakeSender);
+        m_threads.push_back(b);
+        t_buffer = b;
+        pthread_setspecific(g_threadKey, b);
+        return b;
+    } catch (...) {
+        switchOff("cannot allocate a thread buffer; collector off");
+        return nullptr;
+    }
+}
+
+void Collector::wakeSender()
+{
+    // notify_one without the mutex: no syscall unless the sender is waiting. A wake lost
+    // while the sender is busy costs nothing: it drains again right after.
+    if (Collector* c = instance())
+        c->m_wake.notify_one();
+}
+
+void Collector::threadExited(void* buffer)
+{
+    // Later NVTX calls on this thread (other TLS destructors) are ignored.
+    t_buffer = retiredMarker();
+    static_cast<ThreadBuffer*>(buffer)->retired.store(true, std::memory_order_release);
+}
+
+std::uint32_t Collector::domainId(std::string_view name)
+{
+    try {
+        const std::uint32_t nameId = m_strings.intern(name);
+        std::lock_guard lock(m_metaMutex);
+        auto [it, inserted] =
+            m_domains.emplace(std::string(name), static_cast<std::uint32_t>(m_domains.size() + 1));
+        if (inserted) {
+            proto::DomainCreateRecord r{};
+            r.header = {static_cast<std::uint16_t>(proto::RecordType::DomainCreate), sizeof r};
+            r.domain = it->second;
+            r.nameId = nameId;
+            appendPod(m_meta, r);
+        }
+        return it->second;
+    } catch (...) {
+        switchOff("out of memory registering a domain; collector off");
+        return 0;
+    }
+}
+
+void Collector::appendMeta(const void* record, std::size_t size)
+{
+    try {
+        std::lock_guard lock(m_metaMutex);
+        m_meta.append(static_cast<const char*>(record), size);
+    } catch (...) {
+        switchOff("out of memory; collector off");
+    }
+}
+
+void Collector::nameCategory(std::uint32_t domain, std::uint32_t category, std::uint32_t nameId)
+{
+    proto::CategoryNameRecord r{};
+    r.header = {static_cast<std::uint16_t>(proto::RecordType::CategoryName), sizeof r};
+    r.domain = domain;
+    r.category = category;
+    r.nameId = nameId;
+    appendMeta(&r, sizeof r);
+}
+
+void Collector::nameThread(std::uint32_t tid, std::uint32_t nameId)
+{
+    proto::ThreadInfoRecord r{};
+    r.header = {static_cast<std::uint16_t>(proto::RecordType::ThreadInfo), sizeof r};
+    r.tid = tid;
+    r.nameId = nameId;
+    appendMeta(&r, sizeof r);
+}
+
+void Collector::appendCalibration(std::string& out)
+{
+    proto::ClockCalibrationRecord r{};
+    r.header = {static_cast<std::uint16_t>(proto::RecordType::ClockCalibration), sizeof r};
+    // The rate is measured since the anchor taken at start; give it at least 1 ms.
+    while (!kTicksAreNanoseconds && monotonicNs() - m_anchorNs < 1000000)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    r.ticks = ticks();
+    r.monotonicNs = monotonicNs();
+    if (kTicksAreNanoseconds)
+        m_ticksPerSecond = 1e9;
+    else if (r.monotonicNs > m_anchorNs)
+        m_ticksPerSecond =
+            double(r.ticks - m_anchorTicks) * 1e9 / double(r.monotonicNs - m_anchorNs);
+    r.ticksPerSecond = m_ticksPerSecond;
+    m_lastCalibrationNs = r.monotonicNs;
+    appendPod(out, r);
+}
+
+bool Collector::sendFrame(std::uint16_t type, std::initializer_list<std::string_view> parts,
+                          int waitMs)
+{
+    proto::FrameHeader h{};
+    std::memcpy(h.magic, proto::kMagic, 4);
+    h.version = proto::kVersion;
+    h.type = type;
+    iovec iov[8];
+    int count = 0;
+    iov[count++] = {&h, sizeof h};
+    std::size_t payloadBytes = 0;
+    for (std::string_view part : parts) {
+        if (part.empty() || count == 8)
+            continue;
+        iov[count++] = {const_cast<char*>(part.data()), part.size()};
+        payloadBytes += part.size();
+    }
+    h.payloadBytes = static_cast<std::uint32_t>(payloadBytes);
+    switch (m_sink->send(iov, count, waitMs)) {
+    case Sink::Result::Sent:
+        return true;
+    case Sink::Result::Dropped:
+        return false;
+    case Sink::Result::Closed:
+        switchOff("the viewer went away or the output failed; capture stopped");
+        return false;
+    }
+    return false;
+}
+
+void Collector::drainRings()
+{
+    std::uint64_t ringDrops = 0;
+    std::lock_guard lock(m_threadsMutex);
+    for (std::size_t i = 0; i < m_threads.size();) {
+        ThreadBuffer* b = m_threads[i];
+        const bool retired = b->retired.load(std::memory_order_acquire);
+        b->drain(m_records);
+        const std::uint64_t dropped = b->dropped();
+        ringDrops += dropped - b->senderSeenDropped;
+        b->senderSeenDropped = dropped;
+        if (retired) {
+            m_threads[i] = m_threads.back();
+            m_threads.pop_back();
+            delete b;
+        } else {
+            ++i;
+        }
+    }
+    m_pendingDropped += ringDrops;
+    m_totalDropped += ringDrops;
+}
+
+void Collector::flush(int waitMs, bool final)
+{
+    std::lock_guard flushLock(m_flushMutex);
+    if (m_sink->closed())
+        return;
+    // Thread records first, then strings and meta: anything a record refers to was published
+    // before the record was written, so it is in this batch's definitions.
+    drainRings();
+    const std::uint32_t stringCount = m_strings.count();
+    for (; m_sentStrings < stringCount; ++m_sentStrings) {
+        const StringTable::Entry* e = m_strings.entry(m_sentStrings);
+        proto::StringDefRecord r{};
+        r.header = {static_cast<std::uint16_t>(proto::RecordType::StringDef),
+                    static_cast<std::uint16_t>(proto::stringDefSize(e->length))};
+        r.id = m_sentStrings;
+        r.length = e->length;
+        appendPod(m_essential, r);
+        m_essential.append(e->text, e->length);
+        m_essential.append(r.header.size - sizeof r - e->length, '\0');
+    }
+    {
+        std::lock_guard lock(m_metaMutex);
+        m_essential += m_meta;
+        m_meta.clear();
+    }
+    if (monotonicNs() - m_lastCalibrationNs >= kCalibrationIntervalNs || final)
+        appendCalibration(m_essential);
+
+    std::size_t pos = 0;
+    do {
+        // Split at record boundaries so no frame grows past kMaxRecordsPerFrame of records.
+        std::size_t end = pos;
+        while (end < m_records.size() && end - pos < kMaxRecordsPerFrame) {
+            proto::RecordHeader h;
+            std::memcpy(&h, m_records.data() + end, sizeof h);
+            end += h.size;
+        }
+        proto::DroppedRecord d{};
+        d.header = {static_cast<std::uint16_t>(proto::RecordType::Dropped), sizeof d};
+        d.count = m_pendingDropped;
+        const std::string_view dropped(reinterpret_cast<const char*>(&d),
+                                       m_pendingDropped > 0 ? sizeof d : 0);
+        const std::string_view records(m_records.data() + pos, end - pos);
+        if (m_essential.empty() && dropped.empty() && records.empty())
+            break;
+        if (sendFrame(static_cast<std::uint16_t>(proto::FrameType::Data),
+                      {m_essential, dropped, records}, waitMs)) {
+            m_essential.clear();
+            m_pendingDropped = 0;
+        } else {
+            // Definitions stay queued for the next frame; the records are lost and counted.
+            const std::size_t lost = countRecords(m_records.data() + pos, end - pos);
+            m_pendingDropped += lost;
+            m_totalDropped += lost;
+            if (m_sink->closed()) {
+                m_records.clear();
+                return;
+            }
+            waitMs = 0; // the viewer is stuck: do not wait again for the rest of this batch
+        }
+        pos = end;
+    } while (pos < m_records.size());
+    m_records.clear();
+}
+
+void Collector::senderLoop()
+{
+    // A first rate estimate, over 10 ms against CLOCK_MONOTONIC, goes before any data frame.
+    // Meanwhile the rings are drained (and held) every millisecond so that none overflows.
+    const std::uint64_t calibrateAt = monotonicNs() + 10000000;
+    while (monotonicNs() < calibrateAt) {
+        {
+            // Wakes early when a ring passes half full (see ThreadBuffer::write).
+            std::unique_lock lock(m_wakeMutex);
+            if (m_stop)
+                break;
+            m_wake.wait_for(lock, std::chrono::milliseconds(1));
+        }
+        std::lock_guard flushLock(m_flushMutex);
+        try {
+            drainRings();
+        } catch (...) {
+            switchOff("out of memory in the sender; capture stopped");
+        }
+    }
+    {
+        std::lock_guard flushLock(m_flushMutex);
+        appendCalibration(m_essential);
+    }
+    std::unique_lock lock(m_wakeMutex);
+    while (!m_stop) {
+        m_wake.wait_for(lock, kSendInterval);
+        if (m_stop)
+            break;
+        lock.unlock();
+        try {
+            flush(kSendWaitMs, false);
+        } catch (...) {
+            switchOff("out of memory in the sender; capture stopped");
+        }
+        lock.lock();
+    }
+}
+
+void Collector::finish()
+{
+    {
+        std::lock_guard lock(m_wakeMutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    if (m_sender.joinable())
+        m_sender.join();
+    try {
+        // The exit flush may wait a little for a slow viewer, so the last records and the
+        // final Dropped count have a chance to get there.
+        flush(200, true);
+        if (m_pendingDropped > 0 || !m_essential.empty())
+            flush(200, false); // one more try for the last definitions and Dropped count
+        // End means "everything was accounted for": only after all of it went out.
+        if (!m_sink->closed() && m_pendingDropped == 0 && m_essential.empty())
+            sendFrame(static_cast<std::uint16_t>(proto::FrameType::End), {}, 200);
+    } catch (...) {
+    }
+    m_enabled.store(false, std::memory_order_relaxed);
+    if (m_totalDropped > 0)
+        std::fprintf(stderr,
+                     "spanscope-collector: %llu records dropped (thread buffers full or the "
+                     "viewer did not keep up)\n",
+                     static_cast<unsigned long long>(m_totalDropped));
+    m_sink->close();
+}
+
+void Collector::atExit()
+{
+    Collector* c = instance();
+    if (!c || getpid() != c->m_pid)
+        return;
+    c->finish();
+}
+
+void Collector::atForkChild()
+{
+    // The child has no sender thread and shares the parent's output: it records nothing.
+    if (Collector* c = instance())
+        c->m_enabled.store(false, std::memory_order_relaxed);
+}
+
+} // namespace spanscope::collector

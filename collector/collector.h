@@ -1,0 +1,114 @@
+// The collector's process-wide state: thread buffers, interned strings, domains, the sender
+// thread and the lifecycle (start, thread exit, fork, process exit).
+//
+// The NVTX callbacks (nvtx_injection.cpp) call in here. Hot-path members are inline and
+// lock-free; everything else is rare and may take a mutex. Nothing here throws into the job:
+// on trouble it logs once to stderr ("spanscope-collector: ...") and switches itself off.
+#pragma once
+
+#include "string_table.h"
+#include "thread_buffer.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace spanscope::collector {
+
+class Sink;
+
+class Collector
+{
+public:
+    // Starts the collector once per process (idempotent, thread-safe). Returns the instance,
+    // or nullptr when it could not start (the reason was logged).
+    static Collector* start();
+    // Only runs when starting failed: a running collector is never destroyed (see start()).
+    ~Collector();
+    // The running instance or nullptr. Any thread.
+    static Collector* instance() { return s_instance.load(std::memory_order_acquire); }
+
+    bool enabled() const { return m_enabled.load(std::memory_order_relaxed); }
+
+    // The calling thread's buffer, created on first use; nullptr when the thread is exiting
+    // or the collector is off. Any thread (for itself).
+    ThreadBuffer* threadBuffer()
+    {
+        ThreadBuffer* b = t_buffer;
+        if (__builtin_expect(b != nullptr, 1))
+            return b == retiredMarker() ? nullptr : b;
+        return registerThread();
+    }
+
+    StringTable& strings() { return m_strings; }
+
+    // Rare paths; any thread; take m_metaMutex.
+    std::uint32_t domainId(std::string_view name);
+    void nameCategory(std::uint32_t domain, std::uint32_t category, std::uint32_t nameId);
+    void nameThread(std::uint32_t tid, std::uint32_t nameId);
+
+    // Logs `message` once per process with the "spanscope-collector: " prefix.
+    static void logOnce(const char* message);
+    void switchOff(const char* reason);
+
+private:
+    Collector() = default;
+    bool init();
+    ThreadBuffer* registerThread();
+    static ThreadBuffer* retiredMarker() { return reinterpret_cast<ThreadBuffer*>(1); }
+    static void threadExited(void* buffer);
+    static void wakeSender();
+    static void atExit();
+    static void atForkChild();
+
+    void senderLoop();
+    // Drains all buffers and sends what they held; a socket may wait `waitMs` for room (once
+    // per call). `final` (exit) adds a last clock calibration.
+    void flush(int waitMs, bool final);
+    // Moves every ring's records to m_records and collects drop counts. Needs m_flushMutex.
+    void drainRings();
+    void appendCalibration(std::string& out);
+    void appendMeta(const void* record, std::size_t size);
+    // Sends header + the concatenated parts as one frame; false if it was dropped.
+    bool sendFrame(std::uint16_t type, std::initializer_list<std::string_view> parts, int waitMs);
+    void finish();
+
+    static std::atomic<Collector*> s_instance;
+    static thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+
+    std::atomic<bool> m_enabled{false};
+    int m_pid = 0;
+    StringTable m_strings;
+
+    std::mutex m_threadsMutex; // guards m_threads, m_nextIndex
+    std::vector<ThreadBuffer*> m_threads;
+    std::uint32_t m_nextIndex = 1;
+
+    std::mutex m_metaMutex; // guards m_meta, m_domains
+    std::string m_meta;     // domain, category and thread-name records not yet sent
+    std::unordered_map<std::string, std::uint32_t> m_domains;
+
+    // Sender thread state.
+    Sink* m_sink = nullptr;
+    std::thread m_sender;
+    std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
+    bool m_stop = false;     // guarded by m_wakeMutex
+    std::mutex m_flushMutex; // one flush at a time (sender loop or exit)
+    std::string m_essential; // strings, meta and calibrations that must reach the reader
+    std::string m_records;   // drained thread records not yet sent
+    std::uint32_t m_sentStrings = 1;
+    std::uint64_t m_pendingDropped = 0; // lost records not yet reported in a Dropped record
+    std::uint64_t m_totalDropped = 0;
+    std::uint64_t m_anchorTicks = 0, m_anchorNs = 0, m_lastCalibrationNs = 0;
+    double m_ticksPerSecond = 1e9;
+};
+
+} // namespace spanscope::collector

@@ -1,0 +1,449 @@
+// The NVTX injection entry point and callbacks (CORE and CORE2 modules).
+//
+// NVTX calls InitializeInjectionNvtx2 once per library that includes the NVTX headers, each
+// time with that library's own export table: the process-wide start is done once, but every
+// call fills in that library's callback tables. Callbacks run on the job's threads; they
+// never throw, block or allocate on the hot path (push, pop, start, end, mark).
+#include "clock.h"
+#include "collector.h"
+#include "protocol/spanscope_protocol.h"
+
+#include <cstdint>
+#include <cwchar>
+#include <nvtx3/nvToolsExt.h>
+#include <string>
+
+namespace proto = spanscope::protocol;
+using spanscope::collector::Collector;
+using spanscope::collector::ThreadBuffer;
+
+namespace {
+
+Collector* collector() noexcept
+{
+    return Collector::instance(); // set before any callback is installed; never reset
+}
+
+// Handles the job sees are our ids in disguise: no lookup on the hot path.
+std::uint32_t domainOf(nvtxDomainHandle_t h)
+{
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(h));
+}
+nvtxDomainHandle_t domainHandle(std::uint32_t id)
+{
+    return reinterpret_cast<nvtxDomainHandle_t>(static_cast<std::uintptr_t>(id));
+}
+
+std::string toUtf8(const wchar_t* text)
+{
+    std::string out;
+    if (!text)
+        return out;
+    for (; *text && out.size() < proto::kMaxStringBytes; ++text) {
+        auto c = static_cast<std::uint32_t>(*text);
+        if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            c = 0xFFFD;
+        if (c < 0x80) {
+            out += char(c);
+        } else if (c < 0x800) {
+            out += char(0xC0 | (c >> 6));
+            out += char(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            out += char(0xE0 | (c >> 12));
+            out += char(0x80 | ((c >> 6) & 0x3F));
+            out += char(0x80 | (c & 0x3F));
+        } else {
+            out += char(0xF0 | (c >> 18));
+            out += char(0x80 | ((c >> 12) & 0x3F));
+            out += char(0x80 | ((c >> 6) & 0x3F));
+            out += char(0x80 | (c & 0x3F));
+        }
+    }
+    return out;
+}
+
+std::uint32_t internA(const char* text) noexcept
+{
+    return text ? collector()->strings().intern(text) : 0;
+}
+
+std::uint32_t internW(const wchar_t* text) noexcept
+{
+    try {
+        return collector()->strings().intern(toUtf8(text));
+    } catch (...) {
+        return 0;
+    }
+}
+
+std::uint32_t messageOf(const nvtxEventAttributes_t* a) noexcept
+{
+    if (!a)
+        return 0;
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+        return internA(a->message.ascii);
+    case NVTX_MESSAGE_TYPE_UNICODE:
+        return internW(a->message.unicode);
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(a->message.registered));
+    default:
+        return 0;
+    }
+}
+
+std::uint32_t colorOf(const nvtxEventAttributes_t* a)
+{
+    return a && a->colorType == NVTX_COLOR_ARGB ? a->color : 0;
+}
+
+std::uint32_t categoryOf(const nvtxEventAttributes_t* a)
+{
+    return a ? a->category : 0;
+}
+
+void payloadOf(const nvtxEventAttributes_t* a, std::uint32_t& kind, std::uint64_t& bits)
+{
+    kind = 0;
+    bits = 0;
+    if (!a)
+        return;
+    switch (a->payloadType) {
+    case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
+        kind = 1;
+        bits = a->payload.ullValue;
+        break;
+    case NVTX_PAYLOAD_TYPE_INT64:
+        kind = 2;
+        bits = a->payload.ullValue;
+        break;
+    case NVTX_PAYLOAD_TYPE_DOUBLE:
+        kind = 3;
+        bits = a->payload.ullValue;
+        break;
+    case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32:
+        kind = 4;
+        bits = a->payload.uiValue;
+        break;
+    case NVTX_PAYLOAD_TYPE_INT32:
+        kind = 5;
+        bits = std::uint32_t(a->payload.iValue);
+        break;
+    case NVTX_PAYLOAD_TYPE_FLOAT: {
+        kind = 6;
+        std::uint32_t f;
+        static_assert(sizeof f == sizeof a->payload.fValue);
+        __builtin_memcpy(&f, &a->payload.fValue, sizeof f);
+        bits = f;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+template <typename R> R header(proto::RecordType type)
+{
+    R r;
+    r.header = {static_cast<std::uint16_t>(type), static_cast<std::uint16_t>(sizeof(R))};
+    return r;
+}
+
+// ---- hot path -----------------------------------------------------------------------------
+
+int push(std::uint32_t domain, std::uint32_t message, const nvtxEventAttributes_t* a) noexcept
+{
+    ThreadBuffer* b = collector()->threadBuffer();
+    if (!b)
+        return -1;
+    auto r = header<proto::PushRecord>(proto::RecordType::Push);
+    r.tid = b->tid();
+    r.timestamp = spanscope::collector::ticks();
+    r.domain = domain;
+    r.message = message;
+    r.category = categoryOf(a);
+    r.color = colorOf(a);
+    payloadOf(a, r.payloadKind, r.payload);
+    r.reserved = 0;
+    b->write(r);
+    return b->depth++;
+}
+
+int pop(std::uint32_t domain) noexcept
+{
+    const std::uint64_t now = spanscope::collector::ticks();
+    ThreadBuffer* b = collector()->threadBuffer();
+    if (!b)
+        return -1;
+    auto r = header<proto::PopRecord>(proto::RecordType::Pop);
+    r.tid = b->tid();
+    r.timestamp = now;
+    r.domain = domain;
+    r.reserved = 0;
+    b->write(r);
+    return b->depth > 0 ? --b->depth : -1;
+}
+
+nvtxRangeId_t rangeStart(std::uint32_t domain, std::uint32_t message,
+                         const nvtxEventAttributes_t* a) noexcept
+{
+    ThreadBuffer* b = collector()->threadBuffer();
+    if (!b)
+        return 0;
+    auto r = header<proto::RangeStartRecord>(proto::RecordType::RangeStart);
+    r.tid = b->tid();
+    r.rangeId = b->nextRangeId();
+    r.timestamp = spanscope::collector::ticks();
+    r.domain = domain;
+    r.message = message;
+    r.category = categoryOf(a);
+    r.color = colorOf(a);
+    b->write(r);
+    return r.rangeId;
+}
+
+void rangeEnd(std::uint32_t domain, nvtxRangeId_t id) noexcept
+{
+    const std::uint64_t now = spanscope::collector::ticks();
+    ThreadBuffer* b = collector()->threadBuffer();
+    if (!b)
+        return;
+    auto r = header<proto::RangeEndRecord>(proto::RecordType::RangeEnd);
+    r.tid = b->tid();
+    r.rangeId = id;
+    r.timestamp = now;
+    r.domain = domain;
+    r.reserved = 0;
+    b->write(r);
+}
+
+void mark(std::uint32_t domain, std::uint32_t message, const nvtxEventAttributes_t* a) noexcept
+{
+    const std::uint64_t now = spanscope::collector::ticks();
+    ThreadBuffer* b = collector()->threadBuffer();
+    if (!b)
+        return;
+    auto r = header<proto::MarkRecord>(proto::RecordType::Mark);
+    r.tid = b->tid();
+    r.timestamp = now;
+    r.domain = domain;
+    r.message = message;
+    r.category = categoryOf(a);
+    r.color = colorOf(a);
+    b->write(r);
+}
+
+bool on() noexcept
+{
+    return collector()->enabled();
+}
+
+// ---- CORE module --------------------------------------------------------------------------
+
+void NVTX_API markEx(const nvtxEventAttributes_t* a)
+{
+    if (on())
+        mark(0, messageOf(a), a);
+}
+void NVTX_API markA(const char* m)
+{
+    if (on())
+        mark(0, internA(m), nullptr);
+}
+void NVTX_API markW(const wchar_t* m)
+{
+    if (on())
+        mark(0, internW(m), nullptr);
+}
+nvtxRangeId_t NVTX_API rangeStartEx(const nvtxEventAttributes_t* a)
+{
+    return on() ? rangeStart(0, messageOf(a), a) : 0;
+}
+nvtxRangeId_t NVTX_API rangeStartA(const char* m)
+{
+    return on() ? rangeStart(0, internA(m), nullptr) : 0;
+}
+nvtxRangeId_t NVTX_API rangeStartW(const wchar_t* m)
+{
+    return on() ? rangeStart(0, internW(m), nullptr) : 0;
+}
+void NVTX_API rangeEndCore(nvtxRangeId_t id)
+{
+    if (on())
+        rangeEnd(0, id);
+}
+int NVTX_API rangePushEx(const nvtxEventAttributes_t* a)
+{
+    return on() ? push(0, messageOf(a), a) : -1;
+}
+int NVTX_API rangePushA(const char* m)
+{
+    return on() ? push(0, internA(m), nullptr) : -1;
+}
+int NVTX_API rangePushW(const wchar_t* m)
+{
+    return on() ? push(0, internW(m), nullptr) : -1;
+}
+int NVTX_API rangePop()
+{
+    return on() ? pop(0) : -1;
+}
+void NVTX_API nameCategoryA(uint32_t category, const char* name)
+{
+    if (on())
+        collector()->nameCategory(0, category, internA(name));
+}
+void NVTX_API nameCategoryW(uint32_t category, const wchar_t* name)
+{
+    if (on())
+        collector()->nameCategory(0, category, internW(name));
+}
+void NVTX_API nameOsThreadA(uint32_t tid, const char* name)
+{
+    if (on())
+        collector()->nameThread(tid, internA(name));
+}
+void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* name)
+{
+    if (on())
+        collector()->nameThread(tid, internW(name));
+}
+
+// ---- CORE2 module (domains; what the C++ nvtx3 API calls) ---------------------------------
+
+void NVTX_API domainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
+{
+    if (on())
+        mark(domainOf(d), messageOf(a), a);
+}
+nvtxRangeId_t NVTX_API domainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
+{
+    return on() ? rangeStart(domainOf(d), messageOf(a), a) : 0;
+}
+void NVTX_API domainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id)
+{
+    if (on())
+        rangeEnd(domainOf(d), id);
+}
+int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
+{
+    return on() ? push(domainOf(d), messageOf(a), a) : -1;
+}
+int NVTX_API domainRangePop(nvtxDomainHandle_t d)
+{
+    return on() ? pop(domainOf(d)) : -1;
+}
+void NVTX_API domainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, const char* name)
+{
+    if (on())
+        collector()->nameCategory(domainOf(d), category, internA(name));
+}
+void NVTX_API domainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const wchar_t* name)
+{
+    if (on())
+        collector()->nameCategory(domainOf(d), category, internW(name));
+}
+nvtxStringHandle_t NVTX_API domainRegisterStringA(nvtxDomainHandle_t, const char* text)
+{
+    // Registered strings share the one string table: the handle is the string id.
+    const std::uint32_t id = on() ? internA(text) : 0;
+    return reinterpret_cast<nvtxStringHandle_t>(static_cast<std::uintptr_t>(id));
+}
+nvtxStringHandle_t NVTX_API domainRegisterStringW(nvtxDomainHandle_t, const wchar_t* text)
+{
+    const std::uint32_t id = on() ? internW(text) : 0;
+    return reinterpret_cast<nvtxStringHandle_t>(static_cast<std::uintptr_t>(id));
+}
+nvtxDomainHandle_t NVTX_API domainCreateA(const char* name)
+{
+    // Domains are merged by name, so two libraries' "mylib" domains are one.
+    return domainHandle(on() && name ? collector()->domainId(name) : 0);
+}
+nvtxDomainHandle_t NVTX_API domainCreateW(const wchar_t* name)
+{
+    if (!on() || !name)
+        return domainHandle(0);
+    try {
+        return domainHandle(collector()->domainId(toUtf8(name)));
+    } catch (...) {
+        return domainHandle(0);
+    }
+}
+
+template <typename F> void install(NvtxFunctionTable table, unsigned size, unsigned id, F fn)
+{
+    if (id <= size && table[id])
+        *table[id] = reinterpret_cast<NvtxFunctionPointer>(fn);
+}
+
+bool installCallbacks(NvtxGetExportTableFunc_t getExportTable)
+{
+    auto* callbacks =
+        static_cast<const NvtxExportTableCallbacks*>(getExportTable(NVTX_ETID_CALLBACKS));
+    if (!callbacks || callbacks->struct_size < sizeof(NvtxExportTableCallbacks) ||
+        !callbacks->GetModuleFunctionTable)
+        return false;
+
+    NvtxFunctionTable core = nullptr;
+    unsigned coreSize = 0;
+    if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &core, &coreSize) || !core)
+        return false;
+    install(core, coreSize, NVTX_CBID_CORE_MarkEx, &markEx);
+    install(core, coreSize, NVTX_CBID_CORE_MarkA, &markA);
+    install(core, coreSize, NVTX_CBID_CORE_MarkW, &markW);
+    install(core, coreSize, NVTX_CBID_CORE_RangeStartEx, &rangeStartEx);
+    install(core, coreSize, NVTX_CBID_CORE_RangeStartA, &rangeStartA);
+    install(core, coreSize, NVTX_CBID_CORE_RangeStartW, &rangeStartW);
+    install(core, coreSize, NVTX_CBID_CORE_RangeEnd, &rangeEndCore);
+    install(core, coreSize, NVTX_CBID_CORE_RangePushEx, &rangePushEx);
+    install(core, coreSize, NVTX_CBID_CORE_RangePushA, &rangePushA);
+    install(core, coreSize, NVTX_CBID_CORE_RangePushW, &rangePushW);
+    install(core, coreSize, NVTX_CBID_CORE_RangePop, &rangePop);
+    install(core, coreSize, NVTX_CBID_CORE_NameCategoryA, &nameCategoryA);
+    install(core, coreSize, NVTX_CBID_CORE_NameCategoryW, &nameCategoryW);
+    install(core, coreSize, NVTX_CBID_CORE_NameOsThreadA, &nameOsThreadA);
+    install(core, coreSize, NVTX_CBID_CORE_NameOsThreadW, &nameOsThreadW);
+
+    NvtxFunctionTable core2 = nullptr;
+    unsigned core2Size = 0;
+    if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &core2, &core2Size) && core2) {
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainMarkEx, &domainMarkEx);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainRangeStartEx, &domainRangeStartEx);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainRangeEnd, &domainRangeEnd);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainRangePushEx, &domainRangePushEx);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainRangePop, &domainRangePop);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainNameCategoryA, &domainNameCategoryA);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainNameCategoryW, &domainNameCategoryW);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainRegisterStringA, &domainRegisterStringA);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainRegisterStringW, &domainRegisterStringW);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainCreateA, &domainCreateA);
+        install(core2, core2Size, NVTX_CBID_CORE2_DomainCreateW, &domainCreateW);
+    }
+
+    if (auto* version =
+            static_cast<const NvtxExportTableVersionInfo*>(getExportTable(NVTX_ETID_VERSIONINFO));
+        version && version->struct_size >= sizeof(NvtxExportTableVersionInfo) &&
+        version->SetInjectionNvtxVersion)
+        version->SetInjectionNvtxVersion(NVTX_VERSION);
+    return true;
+}
+
+} // namespace
+
+// Called by each NVTX-instrumented library on its first NVTX call. Returns 1 when the
+// callbacks were installed, 0 to let that library fall back to no-ops.
+extern "C" __attribute__((visibility("default"))) int
+InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable)
+{
+    try {
+        if (!getExportTable)
+            return 0;
+        Collector* c = Collector::start();
+        if (!c)
+            return 0;
+        return installCallbacks(getExportTable) ? 1 : 0;
+    } catch (...) {
+        Collector::logOnce("unexpected error while installing NVTX callbacks; collector off");
+        return 0;
+    }
+}

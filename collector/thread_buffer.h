@@ -1,0 +1,113 @@
+// One thread's buffer of fixed-size records: a single-producer (the thread), single-consumer
+// (the sender) byte ring. The producer never waits: when the ring is full the record is
+// dropped and counted. Records are multiples of 8 bytes and may wrap around the ring's end.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace spanscope::collector {
+
+class ThreadBuffer
+{
+public:
+    // Ring size in bytes: about 10,000 push/pop records, 20 ms of a busy thread at 500k
+    // ranges/s. The sender drains every few ms.
+    static constexpr std::size_t kCapacity = 512 * 1024; // power of two
+
+    // Called (on the producer thread) when the ring passes half full, at most once per drain,
+    // so the sender drains early instead of on its next tick. Must not block.
+    using WakeFn = void (*)();
+
+    ThreadBuffer(std::uint32_t tid, std::uint32_t index, WakeFn wake)
+        : m_wake(wake), m_tid(tid), m_index(index)
+    {
+    }
+
+    std::uint32_t tid() const { return m_tid; }
+    // Small per-process index of the thread, used to make range ids unique without contention.
+    std::uint32_t index() const { return m_index; }
+
+    // Producer only. Copies one whole record or counts a drop. A template so the copy has a
+    // constant size (a few vector moves) in the common, non-wrapping case.
+    template <typename Record> void write(const Record& record)
+    {
+        constexpr std::size_t size = sizeof(Record);
+        static_assert(size % 8 == 0 && size <= kCapacity);
+        const std::uint64_t head = m_head.load(std::memory_order_relaxed);
+        if (head + size - m_cachedTail > kCapacity) {
+            m_cachedTail = m_tail.load(std::memory_order_acquire);
+            if (head + size - m_cachedTail > kCapacity) {
+                m_dropped.store(m_dropped.load(std::memory_order_relaxed) + 1,
+                                std::memory_order_relaxed);
+                return;
+            }
+        }
+        const std::size_t at = head & (kCapacity - 1);
+        if (__builtin_expect(at + size <= kCapacity, 1)) {
+            std::memcpy(m_data + at, &record, size);
+        } else {
+            const std::size_t first = kCapacity - at;
+            std::memcpy(m_data + at, &record, first);
+            std::memcpy(m_data, reinterpret_cast<const char*>(&record) + first, size - first);
+        }
+        m_head.store(head + size, std::memory_order_release);
+        if (__builtin_expect(head + size - m_cachedTail > kCapacity / 2, 0))
+            wakeIfHalfFull(head + size);
+    }
+
+    // Consumer only. Appends everything written so far to `out` (via out.append(ptr, n)) and
+    // frees it in the ring. Returns the number of bytes taken.
+    template <typename Out> std::size_t drain(Out& out)
+    {
+        const std::uint64_t tail = m_tail.load(std::memory_order_relaxed);
+        const std::uint64_t head = m_head.load(std::memory_order_acquire);
+        const std::size_t size = head - tail;
+        if (size == 0)
+            return 0;
+        const std::size_t at = tail & (kCapacity - 1);
+        const std::size_t first = size < kCapacity - at ? size : kCapacity - at;
+        out.append(m_data + at, first);
+        if (first < size)
+            out.append(m_data, size - first);
+        m_tail.store(head, std::memory_order_release);
+        return size;
+    }
+
+    // Records dropped so far (monotonic; the consumer computes deltas). Any thread.
+    std::uint64_t dropped() const { return m_dropped.load(std::memory_order_relaxed); }
+
+    std::uint64_t nextRangeId() { return (std::uint64_t(m_index) << 40) | ++m_rangeCounter; }
+
+    int depth = 0; // push/pop nesting level returned to the job; producer only
+
+    // Set by the thread's TLS destructor; the sender frees the buffer once drained.
+    std::atomic<bool> retired{false};
+    // Sender only: dropped() when the sender last looked.
+    std::uint64_t senderSeenDropped = 0;
+
+private:
+    void wakeIfHalfFull(std::uint64_t head)
+    {
+        m_cachedTail = m_tail.load(std::memory_order_acquire);
+        if (head - m_cachedTail > kCapacity / 2 && m_tailAtLastWake != m_cachedTail) {
+            m_tailAtLastWake = m_cachedTail; // once until the sender makes progress
+            m_wake();
+        }
+    }
+
+    const WakeFn m_wake;
+    std::uint64_t m_tailAtLastWake = ~std::uint64_t(0);
+    alignas(64) std::atomic<std::uint64_t> m_head{0}; // producer-owned
+    std::uint64_t m_cachedTail = 0;                   // producer's copy of m_tail
+    std::atomic<std::uint64_t> m_dropped{0};
+    std::uint64_t m_rangeCounter = 0;
+    alignas(64) std::atomic<std::uint64_t> m_tail{0}; // consumer-owned
+    const std::uint32_t m_tid;
+    const std::uint32_t m_index;
+    alignas(64) char m_data[kCapacity];
+};
+
+} // namespace spanscope::collector

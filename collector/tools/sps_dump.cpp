@@ -1,0 +1,203 @@
+// spanscope-sps-dump: prints a collector stream (SPANSCOPE_OUTPUT file) as text.
+//
+//   spanscope-sps-dump FILE            summary: record counts, threads, domains, drops
+//   spanscope-sps-dump --records FILE  every record, one per line, times in ns since the
+//                                      collector started
+//
+// Exit status 0 for a well-formed stream, 1 for a malformed or truncated one (the decoder's
+// message goes to stderr), 2 for a usage or I/O error.
+#include "protocol/spanscope_decoder.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+using namespace spanscope::protocol;
+
+namespace {
+
+class Printer : public DecoderHandler
+{
+public:
+    explicit Printer(bool records) : m_records(records) {}
+
+    void onHello(const HelloPayload& h) override
+    {
+        m_pid = h.pid;
+        m_startTicks = h.startTicks;
+        if (m_records)
+            std::printf("hello pid=%u\n", h.pid);
+    }
+    void onEnd() override
+    {
+        if (m_records)
+            std::printf("end\n");
+    }
+    void onString(std::uint32_t id, std::string_view s) override
+    {
+        m_strings[id] = std::string(s);
+        count("string");
+    }
+    void onThreadInfo(const ThreadInfoRecord& r) override
+    {
+        m_threadNames[r.tid] = str(r.nameId);
+        count("thread-name");
+        if (m_records)
+            std::printf("thread tid=%u name=\"%s\"\n", r.tid, str(r.nameId).c_str());
+    }
+    void onPush(const PushRecord& r) override
+    {
+        timed(r.tid, r.timestamp, "push");
+        if (m_records)
+            std::printf(
+                "%12.0f push tid=%u domain=%u \"%s\" category=%u color=%08x payload=%u:%" PRIu64
+                "\n",
+                ns(r.timestamp), r.tid, r.domain, str(r.message).c_str(), r.category, r.color,
+                r.payloadKind, r.payload);
+    }
+    void onPop(const PopRecord& r) override
+    {
+        timed(r.tid, r.timestamp, "pop");
+        if (m_records)
+            std::printf("%12.0f pop tid=%u domain=%u\n", ns(r.timestamp), r.tid, r.domain);
+    }
+    void onRangeStart(const RangeStartRecord& r) override
+    {
+        timed(r.tid, r.timestamp, "range-start");
+        if (m_records)
+            std::printf("%12.0f start id=%" PRIx64 " tid=%u domain=%u \"%s\" category=%u\n",
+                        ns(r.timestamp), r.rangeId, r.tid, r.domain, str(r.message).c_str(),
+                        r.category);
+    }
+    void onRangeEnd(const RangeEndRecord& r) override
+    {
+        timed(r.tid, r.timestamp, "range-end");
+        if (m_records)
+            std::printf("%12.0f end id=%" PRIx64 " tid=%u\n", ns(r.timestamp), r.rangeId, r.tid);
+    }
+    void onMark(const MarkRecord& r) override
+    {
+        timed(r.tid, r.timestamp, "mark");
+        if (m_records)
+            std::printf("%12.0f mark tid=%u domain=%u \"%s\"\n", ns(r.timestamp), r.tid, r.domain,
+                        str(r.message).c_str());
+    }
+    void onDomainCreate(const DomainCreateRecord& r) override
+    {
+        m_domains[r.domain] = str(r.nameId);
+        count("domain");
+        if (m_records)
+            std::printf("domain %u \"%s\"\n", r.domain, str(r.nameId).c_str());
+    }
+    void onCategoryName(const CategoryNameRecord& r) override
+    {
+        count("category-name");
+        if (m_records)
+            std::printf("category domain=%u %u \"%s\"\n", r.domain, r.category,
+                        str(r.nameId).c_str());
+    }
+    void onClockCalibration(const ClockCalibrationRecord& r) override
+    {
+        m_haveCalibration = true;
+        m_calibration = r;
+        count("clock-calibration");
+    }
+    void onDropped(const DroppedRecord& r) override
+    {
+        m_dropped += r.count;
+        count("dropped");
+        if (m_records)
+            std::printf("dropped %" PRIu64 "\n", r.count);
+    }
+
+    void printSummary(bool complete) const
+    {
+        std::printf("pid %u, %s\n", m_pid, complete ? "complete (end frame)" : "no end frame");
+        for (const auto& [name, n] : m_counts)
+            std::printf("  %-18s %" PRIu64 "\n", name.c_str(), n);
+        std::printf("  records dropped    %" PRIu64 "\n", m_dropped);
+        std::printf("threads:\n");
+        for (const auto& [tid, n] : m_perThread) {
+            auto it = m_threadNames.find(tid);
+            std::printf("  %u %s: %" PRIu64 " timed records\n", tid,
+                        it == m_threadNames.end() ? "(unnamed)" : it->second.c_str(), n);
+        }
+        std::printf("domains:\n");
+        for (const auto& [id, name] : m_domains)
+            std::printf("  %u %s\n", id, name.c_str());
+    }
+
+private:
+    std::string str(std::uint32_t id) const
+    {
+        auto it = m_strings.find(id);
+        return it == m_strings.end() ? std::string() : it->second;
+    }
+    void count(const char* what) { ++m_counts[what]; }
+    void timed(std::uint32_t tid, std::uint64_t, const char* what)
+    {
+        ++m_perThread[tid];
+        count(what);
+    }
+    // ns since the collector started, at the latest calibration's rate.
+    double ns(std::uint64_t ticks) const
+    {
+        if (!m_haveCalibration)
+            return 0;
+        return (double(ticks) - double(m_startTicks)) * 1e9 / m_calibration.ticksPerSecond;
+    }
+
+    bool m_records;
+    std::uint32_t m_pid = 0;
+    std::map<std::uint32_t, std::string> m_strings;
+    std::map<std::uint32_t, std::string> m_threadNames;
+    std::map<std::uint32_t, std::string> m_domains;
+    std::map<std::string, std::uint64_t> m_counts;
+    std::map<std::uint32_t, std::uint64_t> m_perThread;
+    std::uint64_t m_dropped = 0;
+    bool m_haveCalibration = false;
+    ClockCalibrationRecord m_calibration{};
+    std::uint64_t m_startTicks = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    bool records = false;
+    const char* path = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--records") == 0)
+            records = true;
+        else
+            path = argv[i];
+    }
+    if (!path) {
+        std::fprintf(stderr, "usage: spanscope-sps-dump [--records] FILE\n");
+        return 2;
+    }
+    std::FILE* f = std::fopen(path, "rb");
+    if (!f) {
+        std::fprintf(stderr, "spanscope-sps-dump: cannot open %s: %s\n", path,
+                     std::strerror(errno));
+        return 2;
+    }
+    Printer printer(records);
+    Decoder decoder(printer);
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        if (!decoder.feed(buf, n))
+            break;
+    std::fclose(f);
+    const bool ok = decoder.finish();
+    if (!records)
+        printer.printSummary(decoder.sawEnd());
+    if (!ok) {
+        std::fprintf(stderr, "spanscope-sps-dump: %s: %s\n", path, decoder.error().c_str());
+        return 1;
+    }
+    return 0;
+}

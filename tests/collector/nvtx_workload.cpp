@@ -1,0 +1,234 @@
+// A small real NVTX program for the collector tests and for measuring its cost.
+//
+//   nvtx_workload basic        every callback kind, several threads (counts below)
+//   nvtx_workload open         exits with push/pop and start/end ranges still open
+//   nvtx_workload fork         forks; the child makes NVTX calls and exits; the parent waits
+//   nvtx_workload flood MS     4 threads push/pop as fast as they can for MS milliseconds
+//   nvtx_workload twolibs      NVTX from this program and from a library with its own NVTX copy
+//   nvtx_workload bench N      N push+pop pairs on one thread, in batches; prints ns per pair
+//
+// The expected record counts of `basic` are in nvtx_workload_counts.h, shared with the test.
+#include "nvtx_workload_counts.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nvtx3/nvtx3.hpp>
+#include <string>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace spanscope::test;
+
+struct TestDomain
+{
+    static constexpr const char* name{kDomainName};
+};
+struct IterationMessage
+{
+    static constexpr const char* message{"iteration"};
+};
+struct StepCategory
+{
+    static constexpr const char* name{"steps"};
+    static constexpr uint32_t id{kStepCategory};
+};
+
+uint32_t osTid()
+{
+    return static_cast<uint32_t>(syscall(SYS_gettid));
+}
+
+// The range the main thread starts and worker 0 ends; ready once `crossReady` is set.
+struct CrossRange
+{
+    nvtxRangeId_t id = 0;
+    std::atomic<bool> ready{false};
+};
+
+void worker(int index, CrossRange* crossRange)
+{
+    const std::string name = "worker-" + std::to_string(index);
+    nvtxNameOsThreadA(osTid(), name.c_str());
+    const auto& iteration = nvtx3::registered_string_in<TestDomain>::get<IterationMessage>();
+    const auto& steps = nvtx3::named_category_in<TestDomain>::get<StepCategory>();
+    for (int i = 0; i < kIterations; ++i) {
+        nvtx3::scoped_range_in<TestDomain> outer{iteration};
+        nvtx3::scoped_range_in<TestDomain> inner{
+            nvtx3::event_attributes{"step", steps, nvtx3::rgb{255, 0, 0}, nvtx3::payload{i}}};
+    }
+    if (index == 0) {
+        // Ends the range the main thread started: a cross-thread start/end pair.
+        while (!crossRange->ready.load())
+            std::this_thread::yield();
+        nvtxRangeEnd(crossRange->id);
+        const auto async = nvtx3::start_range_in<TestDomain>("domain-async");
+        nvtx3::end_range_in<TestDomain>(async);
+    }
+    nvtx3::mark_in<TestDomain>("worker-done");
+}
+
+int basic()
+{
+    nvtxNameOsThreadA(osTid(), "main");
+    nvtxNameCategoryA(kCoreCategory, "core-category");
+
+    nvtxRangePushA("outer");
+    nvtxRangePushW(L"inner-w");
+    nvtxEventAttributes_t attr{};
+    attr.version = NVTX_VERSION;
+    attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attr.category = kCoreCategory;
+    attr.colorType = NVTX_COLOR_ARGB;
+    attr.color = kColor;
+    attr.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
+    attr.payload.ullValue = kPayload;
+    attr.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attr.message.ascii = "inner-ex";
+    nvtxRangePushEx(&attr);
+    nvtxRangePop();
+    nvtxRangePop();
+    nvtxRangePop();
+
+    nvtxMarkA("mark-a");
+    nvtxMarkW(L"mark-w");
+    attr.message.ascii = "mark-ex";
+    nvtxMarkEx(&attr);
+
+    nvtxRangeEnd(nvtxRangeStartW(L"start-w"));
+    attr.message.ascii = "start-ex";
+    nvtxRangeEnd(nvtxRangeStartEx(&attr));
+
+    CrossRange crossRange;
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i)
+        threads.emplace_back(worker, i, &crossRange);
+    crossRange.id = nvtxRangeStartA("cross"); // 0 when no tool is attached
+    crossRange.ready.store(true);
+    for (auto& t : threads)
+        t.join();
+    return 0;
+}
+
+int openRanges()
+{
+    nvtxRangePushA("open-1");
+    nvtxRangePushA("open-2");
+    nvtxRangeStartA("open-async");
+    nvtxRangePushA("closed");
+    nvtxRangePop();
+    std::exit(0); // with two pushed ranges and one start/end range still open
+}
+
+int forkJob()
+{
+    nvtxRangePushA("before-fork");
+    std::fflush(stdout);
+    const pid_t child = fork();
+    if (child < 0)
+        return 2;
+    if (child == 0) {
+        nvtxRangePushA("in-child");
+        nvtxMarkA("child-mark");
+        nvtxRangePop();
+        std::exit(0);
+    }
+    std::printf("child %d\n", int(child));
+    int status = 0;
+    waitpid(child, &status, 0);
+    nvtxRangePop();
+    nvtxMarkA("after-fork");
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 3;
+}
+
+int flood(int ms)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    std::vector<std::thread> threads;
+    std::atomic<long> pairs{0};
+    for (int i = 0; i < 4; ++i)
+        threads.emplace_back([&] {
+            long n = 0;
+            while (std::chrono::steady_clock::now() < until) {
+                for (int k = 0; k < 1000; ++k) {
+                    nvtxRangePushA("flood");
+                    nvtxRangePop();
+                }
+                n += 1000;
+            }
+            pairs += n;
+        });
+    for (auto& t : threads)
+        t.join();
+    std::printf("pairs %ld\n", pairs.load());
+    return 0;
+}
+
+int bench(long n)
+{
+    // Warm up (the first call initialises NVTX and the injection).
+    for (int i = 0; i < 1000; ++i) {
+        nvtxRangePushA("bench");
+        nvtxRangePop();
+    }
+    // Batches that fit a thread's ring (about 7,000 pairs), with pauses that let the sender
+    // drain: this times the capture path itself, not the cost of dropping.
+    constexpr long kBatch = 4000;
+    double ns = 0;
+    long done = 0;
+    while (done < n) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (long i = 0; i < kBatch; ++i) {
+            nvtxRangePushA("bench");
+            nvtxRangePop();
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        ns += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        done += kBatch;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    std::printf("ns_per_pair %.2f\n", ns / double(done));
+    return 0;
+}
+
+} // namespace
+
+extern "C" void spanscopeSecondLibraryWork(); // nvtx_second_library.cpp
+
+namespace {
+
+int twoLibraries()
+{
+    // Both copies create the same domain by name: the collector merges them into one.
+    nvtx3::scoped_range_in<TestDomain> range{"first-library"};
+    spanscopeSecondLibraryWork();
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string mode = argc > 1 ? argv[1] : "basic";
+    if (mode == "basic")
+        return basic();
+    if (mode == "open")
+        return openRanges();
+    if (mode == "fork")
+        return forkJob();
+    if (mode == "flood")
+        return flood(argc > 2 ? std::atoi(argv[2]) : 1000);
+    if (mode == "twolibs")
+        return twoLibraries();
+    if (mode == "bench")
+        return bench(argc > 2 ? std::atol(argv[2]) : 10000000);
+    std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
+    return 1;
+}
