@@ -191,6 +191,16 @@ void TestComparisonView::tableModelColumnsAndTester()
         !model.index(added, model.columnOf(Column::Verdict, 1)).data(Qt::BackgroundRole).isValid());
     QCOMPARE(model.index(added, 1).data().toString(), QStringLiteral("\u2013"));
 
+    // All figures: calls, total, mean, p50, p95, exclusive and GPU for each run.
+    model.setAllFigures(true);
+    QCOMPARE(model.columnCount(), 9 + 2 * 7);
+    QCOMPARE(model.headerData(9, Qt::Horizontal).toString(), QStringLiteral("Calls \u00b7 a.h5"));
+    const int calls = model.rowCount() > 0 ? 9 : -1;
+    QVERIFY(!model.index(slow, calls).data().toString().isEmpty());
+    QCOMPARE(model.index(added, calls).data().toString(), QStringLiteral("\u2013")); // a.h5 lacks "new"
+    model.setAllFigures(false);
+    QCOMPARE(model.columnCount(), 9);
+
     // Per rank: a Rank column appears; resetting again keeps the tester happy.
     model::CompareOptions perRank;
     perRank.perRank = true;

@@ -18,6 +18,46 @@ namespace {
 constexpr Column kChangeColumns[] = {Column::Change, Column::Percent, Column::Speedup,
                                      Column::PValue, Column::Effect,  Column::Verdict};
 
+constexpr ComparisonTableModel::Figure kFigures[] = {
+    ComparisonTableModel::Figure::Calls, ComparisonTableModel::Figure::Total,
+    ComparisonTableModel::Figure::Mean,  ComparisonTableModel::Figure::P50,
+    ComparisonTableModel::Figure::P95,   ComparisonTableModel::Figure::Exclusive,
+    ComparisonTableModel::Figure::Gpu};
+
+// A run's figure as a number (ns, or calls); none where the run lacks it.
+std::optional<double> figureValue(const std::optional<model::RegionStats>& stats,
+                                  ComparisonTableModel::Figure figure)
+{
+    using Figure = ComparisonTableModel::Figure;
+    if (!stats)
+        return std::nullopt;
+    switch (figure) {
+    case Figure::Calls: return double(stats->calls);
+    case Figure::Total: return double(stats->total);
+    case Figure::Mean: return stats->mean;
+    case Figure::P50: return stats->p50;
+    case Figure::P95: return stats->p95;
+    case Figure::Exclusive: return stats->exclusive ? std::optional<double>(double(*stats->exclusive)) : std::nullopt;
+    case Figure::Gpu: return stats->gpuTotal ? std::optional<double>(double(*stats->gpuTotal)) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+QString figureName(ComparisonTableModel::Figure figure)
+{
+    using Figure = ComparisonTableModel::Figure;
+    switch (figure) {
+    case Figure::Calls: return QStringLiteral("Calls");
+    case Figure::Total: return QStringLiteral("Total");
+    case Figure::Mean: return QStringLiteral("Mean");
+    case Figure::P50: return QStringLiteral("p50");
+    case Figure::P95: return QStringLiteral("p95");
+    case Figure::Exclusive: return QStringLiteral("Exclusive");
+    case Figure::Gpu: return QStringLiteral("GPU");
+    }
+    return {};
+}
+
 // Below every real figure, negative changes included.
 const QVariant kMissingSortValue = std::numeric_limits<double>::lowest();
 
@@ -105,18 +145,37 @@ void ComparisonTableModel::setComparison(std::shared_ptr<const model::Comparison
 {
     beginResetModel();
     m_comparison = std::move(comparison);
-    m_columns.clear();
-    if (m_comparison) {
-        m_columns.push_back({Column::Region, -1});
-        if (m_comparison->options.perRank)
-            m_columns.push_back({Column::Rank, -1});
-        for (int run = 0; run < runCount(); ++run)
-            m_columns.push_back({Column::Value, run});
-        for (int run = 1; run < runCount(); ++run)
-            for (const Column kind : kChangeColumns)
-                m_columns.push_back({kind, run});
-    }
+    rebuildColumns();
     endResetModel();
+}
+
+void ComparisonTableModel::setAllFigures(bool on)
+{
+    if (on == m_allFigures)
+        return;
+    beginResetModel();
+    m_allFigures = on;
+    rebuildColumns();
+    endResetModel();
+}
+
+void ComparisonTableModel::rebuildColumns()
+{
+    m_columns.clear();
+    if (!m_comparison)
+        return;
+    m_columns.push_back({Column::Region, -1});
+    if (m_comparison->options.perRank)
+        m_columns.push_back({Column::Rank, -1});
+    for (int run = 0; run < runCount(); ++run)
+        m_columns.push_back({Column::Value, run});
+    for (int run = 1; run < runCount(); ++run)
+        for (const Column kind : kChangeColumns)
+            m_columns.push_back({kind, run});
+    if (m_allFigures)
+        for (int run = 0; run < runCount(); ++run)
+            for (const Figure figure : kFigures)
+                m_columns.push_back({Column::Figure, run, figure});
 }
 
 int ComparisonTableModel::runCount() const
@@ -210,6 +269,12 @@ QVariant ComparisonTableModel::displayData(const model::RegionComparison& line,
         return line.rank >= 0 ? QString::number(line.rank) : kMissingText;
     if (column.kind == Column::Value)
         return durationText(metricValue(line.runs[size_t(column.run)], metric));
+    if (column.kind == Column::Figure) {
+        const auto value = figureValue(line.runs[size_t(column.run)], column.figure);
+        if (column.figure == Figure::Calls)
+            return value ? QLocale().toString(qulonglong(*value)) : kMissingText;
+        return durationText(value);
+    }
 
     const auto& change = line.changes[size_t(column.run - 1)];
     const bool values = hasValues(line, column.run, metric);
@@ -255,6 +320,8 @@ QVariant ComparisonTableModel::sortData(const model::RegionComparison& line,
         return line.rank;
     if (column.kind == Column::Value)
         return sortable(metricValue(line.runs[size_t(column.run)], metric));
+    if (column.kind == Column::Figure)
+        return sortable(figureValue(line.runs[size_t(column.run)], column.figure));
 
     const auto& change = line.changes[size_t(column.run - 1)];
     const bool values = hasValues(line, column.run, metric);
@@ -283,6 +350,10 @@ QVariant ComparisonTableModel::toolTipData(const model::RegionComparison& line,
     const QString metricText = QString::fromLatin1(model::metricName(metric));
     if (column.kind == Column::Region || column.kind == Column::Rank)
         return QString::fromStdString(line.name);
+    if (column.kind == Column::Figure) {
+        const auto value = figureValue(line.runs[size_t(column.run)], column.figure);
+        return value && column.figure != Figure::Calls ? exactNsText(value) : QVariant();
+    }
     if (column.kind == Column::Value) {
         const auto& stats = line.runs[size_t(column.run)];
         if (!stats)
@@ -327,6 +398,9 @@ QString ComparisonTableModel::headerText(ColumnInfo column) const
         return tr("Rank");
     case Column::Value:
         return QString::fromStdString(m_comparison->labels[size_t(column.run)]);
+    case Column::Figure:
+        return figureName(column.figure) + QStringLiteral(" \u00b7 ") +
+               QString::fromStdString(m_comparison->labels[size_t(column.run)]);
     case Column::Change:
         title = tr("Change");
         break;
@@ -367,6 +441,8 @@ QString ComparisonTableModel::headerToolTip(ColumnInfo column) const
     case Column::Value:
         return column.run == 0 ? tr("%1 of the baseline, %2").arg(metric, run)
                                : tr("%1 of %2").arg(metric, run);
+    case Column::Figure:
+        return tr("%1 of %2 (not compared; shown for reference)").arg(figureName(column.figure), run);
     case Column::Change:
         return tr("%1 of %2 minus the baseline's").arg(metric, run);
     case Column::Percent:

@@ -20,14 +20,17 @@ class ComparisonTableModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum class Column { Region, Rank, Value, Change, Percent, Speedup, PValue, Effect, Verdict };
+    enum class Column { Region, Rank, Value, Figure, Change, Percent, Speedup, PValue, Effect, Verdict };
+    // The figures shown per run when allFigures() is on, beside the compared metric.
+    enum class Figure { Calls, Total, Mean, P50, P95, Exclusive, Gpu };
 
-    // What a column shows. `run`: the run of a Value column, the candidate run (1..n-1) of
-    // the change columns, -1 for Region and Rank.
+    // What a column shows. `run`: the run of a Value or Figure column, the candidate run
+    // (1..n-1) of the change columns, -1 for Region and Rank.
     struct ColumnInfo
     {
         Column kind = Column::Region;
         int run = -1;
+        Figure figure = Figure::Calls; // Figure columns only
     };
 
     enum Role {
@@ -45,6 +48,9 @@ public:
     const std::shared_ptr<const model::Comparison>& comparison() const { return m_comparison; }
 
     int runCount() const;
+    // Adds, per run, calls, total, mean, p50, p95, exclusive and GPU time. Resets the model.
+    void setAllFigures(bool on);
+    bool allFigures() const { return m_allFigures; }
     ColumnInfo columnInfo(int column) const { return m_columns[size_t(column)]; }
     // The column showing `kind` for `run` (-1 for Region/Rank), or -1 when not shown.
     int columnOf(Column kind, int run = -1) const;
@@ -70,8 +76,11 @@ private:
     QString headerText(ColumnInfo column) const;
     QString headerToolTip(ColumnInfo column) const;
 
+    void rebuildColumns();
+
     std::shared_ptr<const model::Comparison> m_comparison;
     std::vector<ColumnInfo> m_columns;
+    bool m_allFigures = false;
 };
 
 } // namespace spanscope::views

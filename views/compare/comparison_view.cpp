@@ -79,6 +79,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     connect(m_metric, &QComboBox::currentIndexChanged, this, &ComparisonView::recompute);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &ComparisonView::recompute);
     connect(m_perRank, &QCheckBox::toggled, this, &ComparisonView::recompute);
+    connect(m_allFigures, &QCheckBox::toggled, this, [this](bool on) { m_model->setAllFigures(on); });
     connect(m_filter, &QLineEdit::textChanged, this, &ComparisonView::applyFilter);
     connect(m_verdictFilter, &QComboBox::currentIndexChanged, this, [this] {
         m_proxy->setVerdictFilter(VerdictFilter(m_verdictFilter->currentData().toInt()));
@@ -126,6 +127,11 @@ QWidget* ComparisonView::createTablePanel()
     options->addWidget(m_threshold);
     options->addSpacing(8);
     options->addWidget(m_perRank);
+    m_allFigures = new QCheckBox(tr("All figures"));
+    m_allFigures->setObjectName(QStringLiteral("compareAllFigures"));
+    m_allFigures->setToolTip(tr("Also show each run's calls, total, mean, p50, p95, exclusive and GPU time"));
+    options->addSpacing(8);
+    options->addWidget(m_allFigures);
     options->addStretch(1);
     layout->addLayout(options);
 

@@ -80,6 +80,7 @@ public:
     QComboBox* metricBox() const { return m_metric; }
     QDoubleSpinBox* thresholdBox() const { return m_threshold; }
     QCheckBox* perRankBox() const { return m_perRank; }
+    QCheckBox* allFiguresBox() const { return m_allFigures; }
     OverlayHistogram* histogram() const { return m_histogram; }
     ScalingPlot* scaling() const { return m_scaling; }
     SyncedTimelines* timelines() const { return m_timelines; }
@@ -108,6 +109,7 @@ private:
     QComboBox* m_metric = nullptr;
     QDoubleSpinBox* m_threshold = nullptr;
     QCheckBox* m_perRank = nullptr;
+    QCheckBox* m_allFigures = nullptr;
     QLineEdit* m_filter = nullptr;
     QComboBox* m_verdictFilter = nullptr;
     QTableView* m_table = nullptr;
