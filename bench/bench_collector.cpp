@@ -1,0 +1,365 @@
+// The live collector: cost per NVTX push+pop pair under capture, and decoding a recorded stream.
+//
+// NVTX picks its injection once per process, at the first NVTX call, so every capture figure is
+// measured in a child process: this binary re-executes itself (/proc/self/exe) as
+//   bench_collector --child nvtx|timestamps PAIRS BATCH PAUSE_US
+// with NVTX_INJECTION64_PATH = the collector and SPANSCOPE_OUTPUT = a temporary file, or with
+// neither, and reads one "result" line back. All three loops run in the same benchmark run.
+//
+// BM_PushPop/0 (batched): 4,000 pairs (fits a thread's 512 KiB ring), then a 2 ms pause so the
+//   sender keeps up: the cost of capture itself. BM_PushPop/1 (sustained): one loop with no
+//   pause; the sender cannot keep up with a bare push/pop loop and the rings drop records.
+// Counters (per pair = nvtxRangePushA + nvtxRangePop, mean over the iterations):
+//   ns_per_pair                  wall ns per pair with the collector injected
+//   ns_per_pair_uninstrumented   the same loop with no tool attached (NVTX's no-op path)
+//   ns_per_two_timestamps        the same loop doing two raw __rdtsc() reads instead (the
+//                                collector takes one raw TSC timestamp per call)
+//   ratio_to_two_timestamps      ns_per_pair / ns_per_two_timestamps
+//   dropped                      records the collector dropped in the instrumented run (sum of
+//                                the stream's Dropped records, warm-up included)
+//   dropped_fraction             dropped / records made
+//   unaccounted                  records made - records in the stream - dropped: must be 0
+// BM_Decode: the recorded stream decoded by protocol/spanscope_decoder.h from memory, fed in
+//   256 KiB chunks as a socket reader would. /0 records spanscope-demo first, /1 a push/pop
+//   stream from the batched child.
+//   events_per_second, ns_per_event   timed records (push, pop, range start/end, mark)
+// The viewer-side live store (the assembler that turns records into spans) does not exist
+// yet, so BM_Decode is the decode stage alone: an upper bound for the issue's ingest figure.
+// Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
+// Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
+
+#include "bench_support.h"
+#include "protocol/spanscope_decoder.h"
+
+#include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include <nvtx3/nvToolsExt.h>
+
+extern char** environ;
+
+namespace {
+
+using namespace spanscope;
+
+constexpr long kWarmupPairs = 1000;
+
+// The collector's own clock read (collector/clock.h): raw TSC on x86, CLOCK_MONOTONIC elsewhere.
+inline std::uint64_t rawTimestamp()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
+#endif
+}
+
+// ---- Child side ----------------------------------------------------------------------------
+
+// Runs `pairs` operations in batches of `batch` with `pauseUs` between batches and prints
+// "result NS_PER_OP TOTAL_NS". The pause is not timed.
+int runChild(const std::string& what, long pairs, long batch, long pauseUs)
+{
+    const bool nvtx = what == "nvtx";
+    if (nvtx) {
+        // The first call initialises NVTX and the injection; the collector then spends about
+        // 10 ms measuring its clock rate, which the measurement should not overlap.
+        for (long i = 0; i < kWarmupPairs; ++i) {
+            nvtxRangePushA("bench");
+            nvtxRangePop();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    }
+    double ns = 0;
+    long done = 0;
+    while (done < pairs) {
+        const long n = std::min(batch, pairs - done);
+        const auto t0 = std::chrono::steady_clock::now();
+        if (nvtx) {
+            for (long i = 0; i < n; ++i) {
+                nvtxRangePushA("bench");
+                nvtxRangePop();
+            }
+        } else {
+            for (long i = 0; i < n; ++i) {
+                benchmark::DoNotOptimize(rawTimestamp());
+                benchmark::DoNotOptimize(rawTimestamp());
+            }
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        ns += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        done += n;
+        if (pauseUs > 0)
+            std::this_thread::sleep_for(std::chrono::microseconds(pauseUs));
+    }
+    std::printf("result %.4f %.0f\n", ns / double(done), ns);
+    return 0;
+}
+
+// ---- Parent side ---------------------------------------------------------------------------
+
+struct ChildResult
+{
+    bool ok = false;
+    double nsPerOp = 0;
+    double totalNs = 0;
+    std::string output; // everything the child printed, for error messages
+};
+
+// Runs this binary in child mode with the environment minus any NVTX/spanscope variables,
+// plus `extraEnv`.
+ChildResult spawnChild(const std::vector<std::string>& args,
+                       const std::vector<std::string>& extraEnv)
+{
+    ChildResult result;
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry = *e;
+        if (entry.rfind("NVTX_INJECTION", 0) == 0 || entry.rfind("SPANSCOPE_OUTPUT=", 0) == 0 ||
+            entry.rfind("SPANSCOPE_SOCKET=", 0) == 0)
+            continue;
+        env.push_back(entry);
+    }
+    env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+    std::vector<char*> envp;
+    for (auto& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    std::vector<std::string> argStrings = {"/proc/self/exe", "--child"};
+    argStrings.insert(argStrings.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argStrings)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    int fds[2];
+    if (pipe(fds) != 0) {
+        result.output = "pipe failed";
+        return result;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        result.output = std::string("posix_spawn failed: ") + std::strerror(rc);
+        return result;
+    }
+    char buffer[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buffer, sizeof buffer)) > 0)
+        result.output.append(buffer, std::size_t(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const auto at = result.output.find("result ");
+    result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && at != std::string::npos &&
+                std::sscanf(result.output.c_str() + at, "result %lf %lf", &result.nsPerOp,
+                            &result.totalNs) == 2;
+    return result;
+}
+
+// Counts what a recorded stream holds.
+class CountingHandler : public protocol::DecoderHandler
+{
+public:
+    void onPush(const protocol::PushRecord& r) override { timed(r.timestamp); }
+    void onPop(const protocol::PopRecord& r) override { timed(r.timestamp); }
+    void onRangeStart(const protocol::RangeStartRecord& r) override { timed(r.timestamp); }
+    void onRangeEnd(const protocol::RangeEndRecord& r) override { timed(r.timestamp); }
+    void onMark(const protocol::MarkRecord& r) override { timed(r.timestamp); }
+    void onDropped(const protocol::DroppedRecord& r) override { m_dropped += r.count; }
+
+    std::uint64_t events() const { return m_events; }
+    std::uint64_t dropped() const { return m_dropped; }
+    std::uint64_t checksum() const { return m_checksum; }
+
+private:
+    void timed(std::uint64_t timestamp)
+    {
+        ++m_events;
+        m_checksum += timestamp;
+    }
+    std::uint64_t m_events = 0;
+    std::uint64_t m_dropped = 0;
+    std::uint64_t m_checksum = 0;
+};
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Decodes `bytes` in 256 KiB chunks; returns the decoder's error, empty when well-formed.
+std::string decode(const std::string& bytes, CountingHandler& handler)
+{
+    protocol::Decoder decoder(handler);
+    constexpr std::size_t kChunk = 256 * 1024;
+    for (std::size_t pos = 0; pos < bytes.size(); pos += kChunk)
+        if (!decoder.feed(bytes.data() + pos, std::min(kChunk, bytes.size() - pos)))
+            break;
+    decoder.finish();
+    return decoder.error();
+}
+
+std::string tempStream(const char* name)
+{
+    return bench::benchDir() + "/" + name + "-" + std::to_string(getpid()) + ".sps";
+}
+
+void BM_PushPop(benchmark::State& state)
+{
+    const bool sustained = state.range(0) == 1;
+    const long pairs = sustained ? 2'000'000 : 1'000'000;
+    const long batch = sustained ? pairs : 4000;
+    const long pauseUs = sustained ? 0 : 2000;
+    const std::vector<std::string> args = {std::to_string(pairs), std::to_string(batch),
+                                           std::to_string(pauseUs)};
+    auto withWhat = [&](const char* what) {
+        std::vector<std::string> a = {what};
+        a.insert(a.end(), args.begin(), args.end());
+        return a;
+    };
+    const std::string stream = tempStream("pushpop");
+    double captured = 0, bare = 0, timestamps = 0, dropped = 0, made = 0, unaccounted = 0;
+    for (auto _ : state) {
+        const auto plain = spawnChild(withWhat("nvtx"), {});
+        const auto tsc = spawnChild(withWhat("timestamps"), {});
+        const auto instrumented =
+            spawnChild(withWhat("nvtx"), {"NVTX_INJECTION64_PATH=" SPANSCOPE_COLLECTOR_LIB,
+                                          "SPANSCOPE_OUTPUT=" + stream});
+        for (const auto* r : {&plain, &tsc, &instrumented})
+            if (!r->ok) {
+                state.SkipWithError(("child failed: " + r->output).c_str());
+                std::remove(stream.c_str());
+                return;
+            }
+        CountingHandler counts;
+        const std::string error = decode(readFile(stream), counts);
+        std::remove(stream.c_str());
+        if (!error.empty() || counts.events() == 0) {
+            state.SkipWithError(("recorded stream: " + (error.empty() ? "no events" : error) +
+                                 "; child said: " + instrumented.output)
+                                    .c_str());
+            return;
+        }
+        const double expected = 2.0 * double(pairs + kWarmupPairs);
+        captured += instrumented.nsPerOp;
+        bare += plain.nsPerOp;
+        timestamps += tsc.nsPerOp;
+        dropped += double(counts.dropped());
+        made += expected;
+        unaccounted += expected - double(counts.events()) - double(counts.dropped());
+        state.SetIterationTime(instrumented.totalNs * 1e-9);
+    }
+    const double n = double(state.iterations());
+    state.counters["ns_per_pair"] = captured / n;
+    state.counters["ns_per_pair_uninstrumented"] = bare / n;
+    state.counters["ns_per_two_timestamps"] = timestamps / n;
+    state.counters["ratio_to_two_timestamps"] = captured / timestamps;
+    state.counters["dropped"] = dropped / n;
+    state.counters["dropped_fraction"] = dropped / made;
+    state.counters["unaccounted"] = unaccounted / n;
+}
+
+// Records the stream BM_Decode decodes (once per process and case).
+const std::string& recordedStream(int which)
+{
+    static std::string streams[2];
+    std::string& bytes = streams[which];
+    if (!bytes.empty())
+        return bytes;
+    const std::string path = tempStream(which == 0 ? "demo" : "decode-pushpop");
+    if (which == 0) {
+        const std::string command = "NVTX_INJECTION64_PATH='" SPANSCOPE_COLLECTOR_LIB
+                                    "' SPANSCOPE_OUTPUT='" +
+                                    path + "' '" SPANSCOPE_DEMO "' --seconds 2 --quiet";
+        if (std::system(command.c_str()) != 0)
+            return bytes;
+    } else {
+        const auto r = spawnChild(
+            {"nvtx", "1000000", "4000", "2000"},
+            {"NVTX_INJECTION64_PATH=" SPANSCOPE_COLLECTOR_LIB, "SPANSCOPE_OUTPUT=" + path});
+        if (!r.ok)
+            return bytes;
+    }
+    bytes = readFile(path);
+    std::remove(path.c_str());
+    return bytes;
+}
+
+void BM_Decode(benchmark::State& state)
+{
+    const std::string& bytes = recordedStream(int(state.range(0)));
+    if (bytes.empty()) {
+        state.SkipWithError("could not record a stream");
+        return;
+    }
+    double ns = 0, events = 0, dropped = 0;
+    for (auto _ : state) {
+        CountingHandler counts;
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::string error = decode(bytes, counts);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (!error.empty()) {
+            state.SkipWithError(error.c_str());
+            return;
+        }
+        benchmark::DoNotOptimize(counts.checksum());
+        ns += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        events += double(counts.events());
+        dropped = double(counts.dropped());
+    }
+    state.counters["events_per_second"] = events / (ns * 1e-9);
+    state.counters["ns_per_event"] = ns / events;
+    state.counters["events_in_stream"] = events / double(state.iterations());
+    state.counters["stream_bytes"] = double(bytes.size());
+    state.counters["dropped_while_recording"] = dropped;
+}
+
+} // namespace
+
+BENCHMARK(BM_PushPop)
+    ->Arg(0)
+    ->Arg(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(BM_Decode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv)
+{
+    if (argc == 6 && std::strcmp(argv[1], "--child") == 0)
+        return runChild(argv[2], std::atol(argv[3]), std::atol(argv[4]), std::atol(argv[5]));
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
