@@ -111,6 +111,44 @@ struct LaneExclusive
     int64_t exclusiveNs = 0;
 };
 
+// NVTX side tables of captures recorded by spanscope's collector: filled by
+// model/live/NvtxAssembler, and read back from the /spanscope/nvtx group of files spanscope
+// saved; empty otherwise. Times in ns on the events' clock (CLOCK_MONOTONIC of the job).
+struct NvtxDomain
+{
+    uint32_t id = 0; // collector domain id; 0 = NVTX's default domain
+    NameId name;     // "default" for domain 0
+};
+
+struct NvtxCategory
+{
+    uint32_t domain = 0, category = 0; // the NVTX category number within its domain
+    NameId name;
+};
+
+struct NvtxMark
+{
+    int64_t timeNs = 0;
+    int64_t thread = -1; // thread_table index (rank 0)
+    uint32_t domain = 0, category = 0;
+    NameId message;
+    int64_t enclosingEvent = -1; // innermost open push/pop range of its thread; -1 = none
+};
+
+struct NvtxTables
+{
+    std::vector<NvtxDomain> domains;
+    std::vector<NvtxCategory> categories;
+    std::vector<NvtxMark> marks;
+    // Per call (same length as the event columns) or empty.
+    std::vector<uint32_t> callDomains, callCategories;
+    // Calls still open when the stream ended (or at the snapshot), closed at the last
+    // timestamp by the assembler; ascending event indices.
+    std::vector<uint64_t> closedAtEnd;
+
+    bool empty() const { return domains.empty() && marks.empty() && callDomains.empty(); }
+};
+
 struct Capture
 {
     std::string sourcePath;
@@ -128,6 +166,7 @@ struct Capture
     std::vector<TaskInfo> tasks;
     Metadata metadata;
     std::vector<Warning> warnings;
+    NvtxTables nvtx; // NVTX captures only; saved under /spanscope/nvtx (docs/capture-format.md)
 
     // Filled by computeNesting(): exclusive ns per row (-1 until computed).
     std::vector<int64_t> rowExclusive;

@@ -16,6 +16,13 @@ namespace fs = std::filesystem;
 // Everything the readers would reject, found before any file is touched.
 Status checkCapture(const Capture& capture, const std::string& path)
 {
+    for (const auto* column : {&capture.nvtx.callDomains, &capture.nvtx.callCategories})
+        if (!column->empty() && column->size() != capture.events.size())
+            return Error{ErrorCode::InvalidSchema,
+                         "cannot save this capture: an NVTX per-call column differs in length "
+                         "from the start column",
+                         path,
+                         {}};
     auto bad = [&](const std::string& message) {
         return Error{ErrorCode::InvalidSchema, "cannot save this capture: " + message, path, {}};
     };

@@ -5,6 +5,7 @@
 #include "capture_writer.h"
 
 #include "capture_file_checks.h"
+#include "capture_file_writer.h"
 #include "forked_job.h"
 
 #include "crash_guard.h"
@@ -32,9 +33,11 @@
 
 namespace spanscope::model::io {
 
-namespace {
-
 namespace fs = std::filesystem;
+
+namespace writer {
+
+namespace {
 
 constexpr hsize_t kEventChunk = hsize_t(1) << 20; // elements per chunk of a compressed column
 constexpr uint64_t kSlab = uint64_t(1) << 20;     // elements converted and written at a time
@@ -88,69 +91,7 @@ std::string tagListJson(const std::vector<std::string>& tags)
     return json + "]";
 }
 
-// How the write reports its progress (0..1) and learns that it should stop: straight to
-// the caller's ProgressRange in-process, through a pipe from the writing child.
-struct Progress
-{
-    std::function<void(double)> report;
-    std::function<bool()> cancelled;
-};
-
-// Fills dst[0..count) with elements [begin, begin+count) of a column.
-using SlabSource = std::function<void(uint64_t begin, uint64_t count, int64_t* dst)>;
-
-class Writer
-{
-public:
-    Writer(const Capture& capture, std::string path, hid_t file, const Progress& progress)
-        : m_capture(capture), m_path(std::move(path)), m_file(file), m_progress(progress)
-    {
-        m_string = H5Handle(H5Tcopy(H5T_C_S1));
-        H5Tset_size(m_string.get(), H5T_VARIABLE);
-        H5Tset_cset(m_string.get(), H5T_CSET_UTF8);
-        m_lcpl = H5Handle(H5Pcreate(H5P_LINK_CREATE));
-        H5Pset_create_intermediate_group(m_lcpl.get(), 1);
-    }
-
-    Status write();
-
-private:
-    Error fail(const std::string& what, const std::string& object) const
-    {
-        const std::string detail = H5File::hdf5Message();
-        return Error{ErrorCode::Io, what + (detail.empty() ? std::string() : " (" + detail + ")"),
-                     m_path, object};
-    }
-    const std::string& text(NameId id) const { return m_capture.strings.text(id); }
-
-    Status group(const std::string& path);
-    Status attribute(const std::string& object, const std::string& name, hid_t type, hid_t space,
-                     const void* data);
-    Status attrInt(const std::string& object, const std::string& name, int64_t value);
-    Status attrString(const std::string& object, const std::string& name, const std::string& value);
-    Status metadataEntry(const MetadataEntry& entry);
-
-    Result<H5Handle> dataset(const std::string& path, hid_t fileType, uint64_t length,
-                             bool compressed);
-    template <typename T>
-    Status column(const std::string& path, hid_t fileType, hid_t memType,
-                  const std::vector<T>& values);
-    Status strings(const std::string& path, const std::vector<std::string>& values);
-    Status eventColumn(const std::string& path, uint64_t length, const SlabSource& source,
-                       double progressFrom, double progressTo);
-
-    Status index();
-    Status summaryStatistics(bool aggregate);
-    Status events();
-    Status threadTable();
-    Status taskTable();
-
-    const Capture& m_capture;
-    std::string m_path; // the final path, for error messages
-    hid_t m_file;
-    Progress m_progress;
-    H5Handle m_string, m_lcpl;
-};
+} // namespace
 
 Status Writer::group(const std::string& path)
 {
@@ -251,19 +192,6 @@ Result<H5Handle> Writer::dataset(const std::string& path, hid_t fileType, uint64
     if (!created)
         return fail("cannot create dataset", path);
     return created;
-}
-
-template <typename T>
-Status Writer::column(const std::string& path, hid_t fileType, hid_t memType,
-                      const std::vector<T>& values)
-{
-    auto created = dataset(path, fileType, values.size(), false);
-    if (!created)
-        return created.error();
-    if (!values.empty() &&
-        H5Dwrite(created.value().get(), memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-        return fail("cannot write dataset", path);
-    return Ok{};
 }
 
 Status Writer::strings(const std::string& path, const std::vector<std::string>& values)
@@ -511,75 +439,6 @@ Status Writer::events()
     return Ok{};
 }
 
-Status Writer::threadTable()
-{
-    std::vector<uint32_t> ranks;
-    std::vector<int64_t> index, ident, nativeId, start, end, cpu;
-    std::vector<int8_t> daemon;
-    std::vector<std::string> names;
-    for (const auto& t : m_capture.threads) {
-        ranks.push_back(uint32_t(t.rank));
-        index.push_back(t.index);
-        ident.push_back(t.ident);
-        nativeId.push_back(t.nativeId);
-        daemon.push_back(t.daemon ? 1 : 0);
-        names.push_back(text(t.name));
-        start.push_back(t.startNs);
-        end.push_back(t.endNs);
-        cpu.push_back(t.cpuNs);
-    }
-    const std::string base = "/thread_table/";
-    Status s = column(base + "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks);
-    if (s)
-        s = column(base + "index", H5T_STD_I64LE, H5T_NATIVE_INT64, index);
-    if (s)
-        s = column(base + "ident", H5T_STD_I64LE, H5T_NATIVE_INT64, ident);
-    if (s)
-        s = column(base + "native_id", H5T_STD_I64LE, H5T_NATIVE_INT64, nativeId);
-    if (s)
-        s = column(base + "daemon", H5T_STD_I8LE, H5T_NATIVE_INT8, daemon);
-    if (s)
-        s = strings(base + "name", names);
-    if (s)
-        s = column(base + "start_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, start);
-    if (s)
-        s = column(base + "end_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, end);
-    if (s)
-        s = column(base + "cpu_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, cpu);
-    return s;
-}
-
-Status Writer::taskTable()
-{
-    std::vector<uint32_t> ranks;
-    std::vector<int64_t>
-        ints[7]; // index, thread_index, created_ns, done_ns, steps, running_ns, suspended_ns
-    std::vector<std::string> kind, names, coro;
-    for (const auto& t : m_capture.tasks) {
-        ranks.push_back(uint32_t(t.rank));
-        const int64_t values[7] = {t.index, t.threadIndex, t.createdNs,  t.doneNs,
-                                   t.steps, t.runningNs,   t.suspendedNs};
-        for (int c = 0; c < 7; ++c)
-            ints[c].push_back(values[c]);
-        kind.push_back(text(t.kind));
-        names.push_back(text(t.name));
-        coro.push_back(text(t.coroName));
-    }
-    const std::string base = "/task_table/";
-    const char* intNames[7] = {"index", "thread_index", "created_ns",  "done_ns",
-                               "steps", "running_ns",   "suspended_ns"};
-    Status s = column(base + "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks);
-    for (int c = 0; s && c < 7; ++c)
-        s = column(base + intNames[c], H5T_STD_I64LE, H5T_NATIVE_INT64, ints[c]);
-    if (s)
-        s = strings(base + "kind", kind);
-    if (s)
-        s = strings(base + "name", names);
-    if (s)
-        s = strings(base + "coro_name", coro);
-    return s;
-}
-
 Status Writer::write()
 {
     const bool aggregate = m_capture.layout == StorageLayout::Aggregate;
@@ -615,8 +474,17 @@ Status Writer::write()
         s = threadTable();
     if (s && !m_capture.tasks.empty())
         s = taskTable();
+    if (s && !m_capture.nvtx.empty())
+        s = nvtxTables();
     return s;
 }
+
+} // namespace writer
+
+namespace {
+
+using writer::Progress;
+using writer::Writer;
 
 Status writeTemporary(const Capture& capture, const std::string& path, const std::string& temp,
                       const Progress& progress)

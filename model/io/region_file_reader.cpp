@@ -1,6 +1,7 @@
 #include "region_file_reader.h"
 
 #include "crash_guard.h"
+#include "nvtx_tables_reader.h"
 #include "reader_parts.h"
 
 
@@ -69,6 +70,7 @@ Result<std::shared_ptr<Capture>> read(const std::string& path, H5File::Mode mode
         return status.error();
     if (auto tables = readLaneTables(file, *capture); !tables)
         return tables.error();
+    readNvtxTables(file, *capture);
     checkEvents(*capture);
     capture->rowExclusive.assign(capture->rows.size(), -1);
     progress.report(1.0);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <sstream>
 
 namespace spanscope::model::report {
@@ -176,6 +177,43 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
     for (const auto& warning : capture.warnings)
         json.value(warning.message);
     json.endArray();
+
+    // Lanes: the file's thread_table rows; for NVTX captures also domains and counts.
+    json.key("threads");
+    json.beginArray();
+    for (const auto& thread : capture.threads) {
+        json.beginObject();
+        json.field("rank", int64_t(thread.rank));
+        json.field("id", thread.index);
+        json.field("native_id", thread.nativeId);
+        json.field("name", capture.strings.text(thread.name));
+        json.endObject();
+    }
+    json.endArray();
+    json.key("domains");
+    json.beginArray();
+    for (const auto& domain : capture.nvtx.domains) {
+        json.beginObject();
+        json.field("id", int64_t(domain.id));
+        json.field("name", capture.strings.text(domain.name));
+        json.endObject();
+    }
+    json.endArray();
+    if (!capture.nvtx.empty()) {
+        auto count = [&](const char* key) -> std::optional<int64_t> {
+            const MetadataValue* v = findMetadata(capture.metadata, key);
+            if (v && v->kind == MetadataValue::Kind::Integer)
+                return v->integer;
+            return std::nullopt;
+        };
+        json.key("nvtx");
+        json.beginObject();
+        json.field("marks", int64_t(capture.nvtx.marks.size()));
+        json.field("closed_at_end", int64_t(capture.nvtx.closedAtEnd.size()));
+        json.field("dropped_records", count("dropped_records"));
+        json.field("anomalies", count("nvtx_anomalies"));
+        json.endObject();
+    }
 
     json.key("regions");
     json.beginArray();

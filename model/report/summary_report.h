@@ -2,7 +2,8 @@
 // The `spanscope-cli summary` outputs: an aligned text table, JSON and CSV.
 // JSON layout (stable; documented in docs/cli.md):
 //   {"file", "schema", "layout", "event_data_available", "num_ranks", "ranks": [...],
-//    "metadata": {...}, "warnings": [...], "regions": [per rank], "pooled": [over ranks]}
+//    "metadata": {...}, "warnings": [...], "threads": [...], "domains": [...], "nvtx"?: {...},
+//    "regions": [per rank], "pooled": [over ranks]}
 
 #include "../capture.h"
 #include "../stats/capture_summary.h"

@@ -1,0 +1,135 @@
+// Lane tables and spanscope's NVTX tables of a saved capture (docs/capture-format.md).
+
+#include "capture_file_writer.h"
+
+namespace spanscope::model::io::writer {
+
+Status Writer::threadTable()
+{
+    std::vector<uint32_t> ranks;
+    std::vector<int64_t> index, ident, nativeId, start, end, cpu;
+    std::vector<int8_t> daemon;
+    std::vector<std::string> names;
+    for (const auto& t : m_capture.threads) {
+        ranks.push_back(uint32_t(t.rank));
+        index.push_back(t.index);
+        ident.push_back(t.ident);
+        nativeId.push_back(t.nativeId);
+        daemon.push_back(t.daemon ? 1 : 0);
+        names.push_back(text(t.name));
+        start.push_back(t.startNs);
+        end.push_back(t.endNs);
+        cpu.push_back(t.cpuNs);
+    }
+    const std::string base = "/thread_table/";
+    Status s = column(base + "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks);
+    if (s)
+        s = column(base + "index", H5T_STD_I64LE, H5T_NATIVE_INT64, index);
+    if (s)
+        s = column(base + "ident", H5T_STD_I64LE, H5T_NATIVE_INT64, ident);
+    if (s)
+        s = column(base + "native_id", H5T_STD_I64LE, H5T_NATIVE_INT64, nativeId);
+    if (s)
+        s = column(base + "daemon", H5T_STD_I8LE, H5T_NATIVE_INT8, daemon);
+    if (s)
+        s = strings(base + "name", names);
+    if (s)
+        s = column(base + "start_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, start);
+    if (s)
+        s = column(base + "end_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, end);
+    if (s)
+        s = column(base + "cpu_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, cpu);
+    return s;
+}
+
+Status Writer::taskTable()
+{
+    std::vector<uint32_t> ranks;
+    std::vector<int64_t>
+        ints[7]; // index, thread_index, created_ns, done_ns, steps, running_ns, suspended_ns
+    std::vector<std::string> kind, names, coro;
+    for (const auto& t : m_capture.tasks) {
+        ranks.push_back(uint32_t(t.rank));
+        const int64_t values[7] = {t.index, t.threadIndex, t.createdNs,  t.doneNs,
+                                   t.steps, t.runningNs,   t.suspendedNs};
+        for (int c = 0; c < 7; ++c)
+            ints[c].push_back(values[c]);
+        kind.push_back(text(t.kind));
+        names.push_back(text(t.name));
+        coro.push_back(text(t.coroName));
+    }
+    const std::string base = "/task_table/";
+    const char* intNames[7] = {"index", "thread_index", "created_ns",  "done_ns",
+                               "steps", "running_ns",   "suspended_ns"};
+    Status s = column(base + "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks);
+    for (int c = 0; s && c < 7; ++c)
+        s = column(base + intNames[c], H5T_STD_I64LE, H5T_NATIVE_INT64, ints[c]);
+    if (s)
+        s = strings(base + "kind", kind);
+    if (s)
+        s = strings(base + "name", names);
+    if (s)
+        s = strings(base + "coro_name", coro);
+    return s;
+}
+
+// spanscope's own NVTX side tables (docs/capture-format.md, /spanscope/nvtx); other
+// readers ignore the group.
+Status Writer::nvtxTables()
+{
+    const NvtxTables& t = m_capture.nvtx;
+    const std::string base = "/spanscope/nvtx/";
+    std::vector<uint32_t> domainIds, categoryDomains, categoryIds, markDomains, markCategories;
+    std::vector<std::string> domainNames, categoryNames, markMessages;
+    std::vector<int64_t> markTimes, markThreads, markEvents;
+    for (const auto& d : t.domains) {
+        domainIds.push_back(d.id);
+        domainNames.push_back(text(d.name));
+    }
+    for (const auto& c : t.categories) {
+        categoryDomains.push_back(c.domain);
+        categoryIds.push_back(c.category);
+        categoryNames.push_back(text(c.name));
+    }
+    for (const auto& m : t.marks) {
+        markTimes.push_back(m.timeNs);
+        markThreads.push_back(m.thread);
+        markDomains.push_back(m.domain);
+        markCategories.push_back(m.category);
+        markMessages.push_back(text(m.message));
+        markEvents.push_back(m.enclosingEvent);
+    }
+    const std::vector<uint64_t> closed(t.closedAtEnd.begin(), t.closedAtEnd.end());
+    const std::vector<uint32_t> callDomains(t.callDomains.begin(), t.callDomains.end());
+    const std::vector<uint32_t> callCategories(t.callCategories.begin(), t.callCategories.end());
+    Status s = column(base + "domain_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32, domainIds);
+    if (s)
+        s = strings(base + "domain_names", domainNames);
+    if (s)
+        s = column(base + "category_domains", H5T_STD_U32LE, H5T_NATIVE_UINT32, categoryDomains);
+    if (s)
+        s = column(base + "category_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32, categoryIds);
+    if (s)
+        s = strings(base + "category_names", categoryNames);
+    if (s)
+        s = column(base + "mark_times", H5T_STD_I64LE, H5T_NATIVE_INT64, markTimes);
+    if (s)
+        s = column(base + "mark_threads", H5T_STD_I64LE, H5T_NATIVE_INT64, markThreads);
+    if (s)
+        s = column(base + "mark_domains", H5T_STD_U32LE, H5T_NATIVE_UINT32, markDomains);
+    if (s)
+        s = column(base + "mark_categories", H5T_STD_U32LE, H5T_NATIVE_UINT32, markCategories);
+    if (s)
+        s = strings(base + "mark_messages", markMessages);
+    if (s)
+        s = column(base + "mark_events", H5T_STD_I64LE, H5T_NATIVE_INT64, markEvents);
+    if (s)
+        s = column(base + "call_domains", H5T_STD_U32LE, H5T_NATIVE_UINT32, callDomains);
+    if (s)
+        s = column(base + "call_categories", H5T_STD_U32LE, H5T_NATIVE_UINT32, callCategories);
+    if (s)
+        s = column(base + "closed_at_end", H5T_STD_U64LE, H5T_NATIVE_UINT64, closed);
+    return s;
+}
+
+} // namespace spanscope::model::io::writer

@@ -1,0 +1,469 @@
+#include "nvtx_assembler.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace spanscope::model::live {
+
+using namespace protocol;
+
+namespace {
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+const std::string kEmpty;
+
+std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& names)
+{
+    if (domain == 0)
+        return "default";
+    auto it = names.find(domain);
+    return it == names.end() ? "domain " + std::to_string(domain) : it->second;
+}
+
+} // namespace
+
+NvtxAssembler::NvtxAssembler(NvtxAssemblerOptions options) : m_options(std::move(options)) {}
+
+int64_t NvtxAssembler::toNs(uint64_t ticks)
+{
+    if (!m_calibrated)
+        return int64_t(ticks); // rewritten when the first calibration arrives
+    const double delta =
+        (double(ticks) - double(m_calibration.ticks)) * 1e9 / m_calibration.ticksPerSecond;
+    return int64_t(m_calibration.monotonicNs) + int64_t(delta);
+}
+
+void NvtxAssembler::seen(int64_t ns)
+{
+    m_lastNs = std::max(m_lastNs, ns);
+}
+
+const std::string& NvtxAssembler::text(uint32_t id) const
+{
+    auto it = m_strings.find(id);
+    return it == m_strings.end() ? kEmpty : it->second;
+}
+
+uint32_t NvtxAssembler::threadOf(uint32_t tid)
+{
+    auto [it, added] = m_threadOfTid.try_emplace(tid, uint32_t(m_threads.size()));
+    if (added) {
+        m_threads.emplace_back();
+        m_threads.back().tid = tid;
+    }
+    return it->second;
+}
+
+uint32_t NvtxAssembler::regionOf(uint32_t messageId)
+{
+    if (auto cached = m_regionOfMessage.find(messageId); cached != m_regionOfMessage.end())
+        return cached->second;
+    std::string name = text(messageId);
+    if (name.empty())
+        name = "(unnamed)";
+    auto [it, added] = m_regionOf.try_emplace(name, uint32_t(m_regionNames.size()));
+    if (added)
+        m_regionNames.push_back(name);
+    m_regionOfMessage.emplace(messageId, it->second); // string ids are defined once
+    return it->second;
+}
+
+bool NvtxAssembler::admitRoot(int64_t ns)
+{
+    if (m_options.maxSpansPerSecond <= 0)
+        return true;
+    if (m_windowStart == INT64_MIN || ns - m_windowStart >= kSecondNs) {
+        m_windowStart = ns;
+        m_windowSpans = 0;
+    }
+    return double(m_windowSpans) < m_options.maxSpansPerSecond;
+}
+
+void NvtxAssembler::onHello(const HelloPayload& hello)
+{
+    m_sawHello = true;
+    m_pid = hello.pid;
+}
+
+void NvtxAssembler::onEnd()
+{
+    m_sawEnd = true;
+}
+
+void NvtxAssembler::onString(std::uint32_t id, std::string_view utf8)
+{
+    m_strings[id] = std::string(utf8);
+}
+
+void NvtxAssembler::onThreadInfo(const ThreadInfoRecord& r)
+{
+    if (m_finished)
+        return;
+    m_threads[threadOf(r.tid)].name = text(r.nameId);
+}
+
+void NvtxAssembler::onDomainCreate(const DomainCreateRecord& r)
+{
+    m_domainNames[r.domain] = text(r.nameId);
+}
+
+void NvtxAssembler::onCategoryName(const CategoryNameRecord& r)
+{
+    m_categoryNames[{r.domain, r.category}] = text(r.nameId);
+}
+
+void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
+{
+    const bool first = !m_calibrated;
+    m_calibration = r;
+    m_calibrated = true;
+    if (!first)
+        return;
+    // Records that came before any calibration hold raw ticks: convert them now.
+    auto fix = [this](int64_t& t) { t = toNs(uint64_t(t)); };
+    for (auto& call : m_calls) {
+        fix(call.start);
+        if (!call.open)
+            fix(call.end);
+    }
+    for (auto& mark : m_marks)
+        fix(mark.time);
+    for (auto& [id, end] : m_pendingEnds)
+        fix(end.time);
+    if (m_windowStart != INT64_MIN)
+        fix(m_windowStart);
+    if (m_lastNs != INT64_MIN)
+        fix(m_lastNs);
+}
+
+void NvtxAssembler::onDropped(const DroppedRecord& r)
+{
+    m_counts.droppedRecords += r.count;
+}
+
+void NvtxAssembler::onPush(const PushRecord& r)
+{
+    if (m_finished)
+        return;
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    const uint32_t t = threadOf(r.tid);
+    Thread& thread = m_threads[t];
+    if (thread.openPushes == 0)
+        thread.droppingTree = !admitRoot(ns);
+    ++thread.openPushes;
+    auto& stack = thread.stacks[r.domain];
+    if (thread.droppingTree) {
+        ++m_counts.budgetDroppedSpans;
+        stack.push_back(kDroppedCall);
+        return;
+    }
+    Call call;
+    call.start = ns;
+    call.region = regionOf(r.message);
+    call.thread = t;
+    call.domain = r.domain;
+    call.category = r.category;
+    stack.push_back(uint32_t(m_calls.size()));
+    m_calls.push_back(call);
+    ++m_windowSpans;
+}
+
+void NvtxAssembler::onPop(const PopRecord& r)
+{
+    if (m_finished)
+        return;
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    Thread& thread = m_threads[threadOf(r.tid)];
+    auto& stack = thread.stacks[r.domain];
+    if (stack.empty()) {
+        ++m_counts.unmatchedPops;
+        return;
+    }
+    const uint32_t call = stack.back();
+    stack.pop_back();
+    --thread.openPushes;
+    if (call == kDroppedCall)
+        return;
+    Call& c = m_calls[call];
+    c.end = std::max(ns, c.start);
+    c.open = false;
+}
+
+void NvtxAssembler::closeAsync(uint32_t call, int64_t end)
+{
+    Call& c = m_calls[call];
+    if (end < c.start) {
+        ++m_counts.endsBeforeStart;
+        end = c.start;
+    }
+    c.end = end;
+    c.open = false;
+}
+
+void NvtxAssembler::onRangeStart(const RangeStartRecord& r)
+{
+    if (m_finished)
+        return;
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    const uint32_t t = threadOf(r.tid);
+    auto pending = m_pendingEnds.find(r.rangeId);
+    if (!admitRoot(ns)) {
+        ++m_counts.budgetDroppedSpans;
+        if (pending != m_pendingEnds.end())
+            m_pendingEnds.erase(pending);
+        else
+            m_droppedAsync[r.rangeId] = true;
+        return;
+    }
+    Call call;
+    call.start = ns;
+    call.region = regionOf(r.message);
+    call.thread = t;
+    call.domain = r.domain;
+    call.category = r.category;
+    call.async = true;
+    const auto index = uint32_t(m_calls.size());
+    m_calls.push_back(call);
+    ++m_windowSpans;
+    if (pending != m_pendingEnds.end()) {
+        closeAsync(index, pending->second.time);
+        m_pendingEnds.erase(pending);
+    } else {
+        m_openAsync[r.rangeId] = index;
+    }
+}
+
+void NvtxAssembler::onRangeEnd(const RangeEndRecord& r)
+{
+    if (m_finished)
+        return;
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    threadOf(r.tid);
+    if (auto it = m_openAsync.find(r.rangeId); it != m_openAsync.end()) {
+        closeAsync(it->second, ns);
+        m_openAsync.erase(it);
+        return;
+    }
+    if (auto it = m_droppedAsync.find(r.rangeId); it != m_droppedAsync.end()) {
+        m_droppedAsync.erase(it);
+        return;
+    }
+    // Its start may still come (from another thread, up to a frame later).
+    m_pendingEnds[r.rangeId] = PendingEnd{ns};
+}
+
+int64_t NvtxAssembler::innermostOpen(uint32_t thread) const
+{
+    int64_t best = -1;
+    for (const auto& [domain, stack] : m_threads[thread].stacks) {
+        if (stack.empty() || stack.back() == kDroppedCall)
+            continue;
+        const uint32_t top = stack.back();
+        if (best < 0 || m_calls[top].start >= m_calls[size_t(best)].start)
+            best = top;
+    }
+    return best;
+}
+
+void NvtxAssembler::onMark(const MarkRecord& r)
+{
+    if (m_finished)
+        return;
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    const uint32_t t = threadOf(r.tid);
+    if (m_threads[t].droppingTree && m_threads[t].openPushes > 0)
+        return; // inside a tree the budget dropped
+    m_marks.push_back(Mark{ns, t, r.domain, r.category, r.message, innermostOpen(t)});
+}
+
+void NvtxAssembler::finish(const std::string& streamError)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_streamError = streamError;
+    m_counts.unknownEnds += m_pendingEnds.size();
+    m_pendingEnds.clear();
+}
+
+NvtxCounts NvtxAssembler::counts() const
+{
+    NvtxCounts counts = m_counts;
+    counts.calls = m_calls.size();
+    counts.marks = m_marks.size();
+    return counts;
+}
+
+std::shared_ptr<Capture> NvtxAssembler::snapshot() const
+{
+    auto capture = std::make_shared<Capture>();
+    Capture& c = *capture;
+    c.schema = 3;
+    c.layout = StorageLayout::Columnar;
+    c.numRanks = 1;
+    c.ranks = {0};
+    const int64_t last = m_lastNs == INT64_MIN ? 0 : m_lastNs;
+
+    for (const auto& name : m_regionNames)
+        c.regionNames.push_back(c.strings.intern(name));
+
+    // Domains: every named one plus any used by a call or mark.
+    std::map<uint32_t, bool> domains;
+    for (const auto& [id, name] : m_domainNames)
+        domains[id] = false;
+    for (const auto& call : m_calls)
+        domains[call.domain] |= call.async;
+    for (const auto& mark : m_marks)
+        domains.try_emplace(mark.domain, false);
+    std::map<uint32_t, int64_t> taskOfDomain;
+    for (const auto& [id, async] : domains) {
+        const NameId name = c.strings.intern(domainLabel(id, m_domainNames));
+        c.nvtx.domains.push_back({id, name});
+        if (!async)
+            continue;
+        TaskInfo task;
+        task.index = int64_t(c.tasks.size());
+        task.kind = c.strings.intern("nvtx-async");
+        task.name = name;
+        taskOfDomain[id] = task.index;
+        c.tasks.push_back(task);
+    }
+    for (const auto& [key, name] : m_categoryNames)
+        c.nvtx.categories.push_back({key.first, key.second, c.strings.intern(name)});
+
+    for (size_t i = 0; i < m_threads.size(); ++i) {
+        ThreadInfo info;
+        info.index = int64_t(i);
+        info.ident = m_threads[i].tid;
+        info.nativeId = m_threads[i].tid;
+        info.name = c.strings.intern(m_threads[i].name);
+        c.threads.push_back(info);
+    }
+
+    // Lay out: rows per region (ascending), calls by (start asc, end desc) within a row.
+    std::vector<uint32_t> order(m_calls.size());
+    std::iota(order.begin(), order.end(), 0u);
+    auto endOf = [&](const Call& call) {
+        return call.open ? std::max(last, call.start) : call.end;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const Call& x = m_calls[a];
+        const Call& y = m_calls[b];
+        if (x.region != y.region)
+            return x.region < y.region;
+        if (x.start != y.start)
+            return x.start < y.start;
+        return endOf(x) > endOf(y);
+    });
+    const size_t n = order.size();
+    auto& e = c.events;
+    e.start.resize(n);
+    e.end.resize(n);
+    e.threadIds.resize(n);
+    e.taskIds.resize(n);
+    c.nvtx.callDomains.resize(n);
+    c.nvtx.callCategories.resize(n);
+    std::vector<int64_t> eventOf(m_calls.size(), -1);
+    for (size_t k = 0; k < n; ++k) {
+        const Call& call = m_calls[order[k]];
+        eventOf[order[k]] = int64_t(k);
+        e.start[k] = call.start;
+        e.end[k] = endOf(call);
+        e.threadIds[k] = call.thread;
+        e.taskIds[k] = call.async ? taskOfDomain[call.domain] : -1;
+        c.nvtx.callDomains[k] = call.domain;
+        c.nvtx.callCategories[k] = call.category;
+        if (call.open)
+            c.nvtx.closedAtEnd.push_back(k);
+        if (c.rows.empty() || c.rows.back().region != call.region) {
+            RegionRow row;
+            row.region = call.region;
+            row.offset = k;
+            c.rows.push_back(row);
+        }
+        ++c.rows.back().count;
+    }
+    c.rowExclusive.assign(c.rows.size(), -1);
+
+    for (const auto& mark : m_marks)
+        c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
+                                c.strings.intern(text(mark.message)),
+                                mark.call >= 0 ? eventOf[size_t(mark.call)] : -1});
+
+    // Metadata and warnings.
+    auto add = [&](const std::string& key, int64_t value) {
+        MetadataValue v;
+        v.kind = MetadataValue::Kind::Integer;
+        v.integer = value;
+        c.metadata.push_back({key, v});
+    };
+    MetadataValue source;
+    source.text = "spanscope-collector";
+    c.metadata.push_back({"source", source});
+    if (m_sawHello)
+        add("pid", m_pid);
+    if (!m_options.commandLine.empty()) {
+        MetadataValue command;
+        command.text = m_options.commandLine;
+        c.metadata.push_back({"command_line", command});
+    }
+    const NvtxCounts counts = this->counts();
+    add("dropped_records", int64_t(counts.droppedRecords));
+    add("nvtx_anomalies", int64_t(counts.anomalies()));
+    add("nvtx_marks", int64_t(counts.marks));
+    add("nvtx_closed_at_end", int64_t(c.nvtx.closedAtEnd.size()));
+    if (m_options.maxSpansPerSecond > 0) {
+        MetadataValue budget;
+        budget.kind = MetadataValue::Kind::Float;
+        budget.number = m_options.maxSpansPerSecond;
+        c.metadata.push_back({"nvtx_span_budget_per_second", budget});
+        add("nvtx_budget_dropped_spans", int64_t(counts.budgetDroppedSpans));
+    }
+    if (m_finished) {
+        MetadataValue complete;
+        complete.kind = MetadataValue::Kind::Bool;
+        complete.flag = m_sawEnd && m_streamError.empty();
+        c.metadata.push_back({"nvtx_stream_complete", complete});
+    }
+    MetadataValue domainList;
+    domainList.kind = MetadataValue::Kind::StringList;
+    for (const auto& d : c.nvtx.domains)
+        domainList.list.push_back(c.strings.text(d.name));
+    c.metadata.push_back({"nvtx_domains", domainList});
+
+    auto warn = [&](std::string message) { c.warnings.push_back({std::move(message), {}}); };
+    if (counts.droppedRecords)
+        warn("the collector dropped " + std::to_string(counts.droppedRecords) +
+             " records (its buffers were full or the viewer too slow); ranges may be missing "
+             "or unmatched");
+    if (!c.nvtx.closedAtEnd.empty())
+        warn(
+            std::to_string(c.nvtx.closedAtEnd.size()) +
+            (m_finished ? " ranges were still open when the job ended" : " ranges are still open") +
+            "; they are closed at the last timestamp and flagged");
+    if (counts.unmatchedPops)
+        warn(std::to_string(counts.unmatchedPops) + " pops had no open range on their thread");
+    if (counts.unknownEnds)
+        warn(std::to_string(counts.unknownEnds) + " range ends name a range that never started");
+    if (counts.endsBeforeStart)
+        warn(std::to_string(counts.endsBeforeStart) +
+             " ranges end before they start; their end is set to their start");
+    if (counts.budgetDroppedSpans)
+        warn("the span budget left out " + std::to_string(counts.budgetDroppedSpans) + " spans");
+    if (m_finished && !m_streamError.empty())
+        warn("the recording is damaged or cut short; what decoded before the damage is shown (" +
+             m_streamError + ")");
+    else if (m_finished && m_sawHello && !m_sawEnd)
+        warn("the recording has no end frame: the job was killed or its collector could not "
+             "flush at exit; the last records may be missing");
+    if (m_finished && !m_sawHello)
+        warn("the job sent no NVTX records (it made no NVTX calls, or the collector was off)");
+    return capture;
+}
+
+} // namespace spanscope::model::live

@@ -1,0 +1,157 @@
+#pragma once
+// Turns the collector's decoded record stream (collector/protocol) into a model::Capture,
+// following the NVTX span rules (../shared/seeds/parcagpu-nvtx.txt):
+//  - push/pop ranges nest per thread, one stack per (thread, domain) as NVTX keeps them;
+//  - start/end ranges pair by range id, may end on another thread, and go on their
+//    domain's async lane (a task_table row of kind "nvtx-async" per domain; thread_ids =
+//    the starting thread);
+//  - a mark becomes an event of its thread's innermost open push range, or a standalone
+//    instant (Capture::nvtx.marks, enclosingEvent -1);
+//  - ranges still open at the end are closed at the last timestamp and flagged;
+//  - a pop with nothing open, an end whose id never started, an end earlier than its start:
+//    counted and reported as warnings, never a crash. An end may arrive (in stream order)
+//    before its start from another thread; it is buffered until the start comes or the
+//    stream ends.
+// Ticks become ns on CLOCK_MONOTONIC through the latest ClockCalibration.
+//
+// Incremental: feed records as they arrive (it is a protocol::DecoderHandler), take a
+// snapshot() whenever a view wants one. One thread at a time (not thread-safe).
+#include "../capture.h"
+#include "protocol/spanscope_decoder.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace spanscope::model::live {
+
+struct NvtxAssemblerOptions
+{
+    // Span budget of the job: spans per second of the job's clock. Whole top-level trees
+    // (a thread's outermost push range with everything inside it, or one start/end range)
+    // are kept or dropped when their root opens: kept while fewer than this many spans
+    // were kept in the current one-second window. 0 = unlimited.
+    double maxSpansPerSecond = 0;
+    std::string commandLine; // stored as metadata `command_line` when not empty
+};
+
+// What the assembler has seen so far; counts of records or ranges.
+struct NvtxCounts
+{
+    uint64_t calls = 0; // ranges recorded (push/pop and start/end)
+    uint64_t marks = 0;
+    uint64_t droppedRecords = 0;     // reported lost by the collector
+    uint64_t unmatchedPops = 0;      // pop with nothing open on its (thread, domain)
+    uint64_t unknownEnds = 0;        // end whose start never came (counted at finish())
+    uint64_t endsBeforeStart = 0;    // end timestamp earlier than its start (clamped)
+    uint64_t budgetDroppedSpans = 0; // spans left out by the span budget
+    uint64_t anomalies() const { return unmatchedPops + unknownEnds + endsBeforeStart; }
+};
+
+class NvtxAssembler : public protocol::DecoderHandler
+{
+public:
+    explicit NvtxAssembler(NvtxAssemblerOptions options = {});
+
+    void onHello(const protocol::HelloPayload&) override;
+    void onEnd() override;
+    void onString(std::uint32_t id, std::string_view utf8) override;
+    void onThreadInfo(const protocol::ThreadInfoRecord&) override;
+    void onPush(const protocol::PushRecord&) override;
+    void onPop(const protocol::PopRecord&) override;
+    void onRangeStart(const protocol::RangeStartRecord&) override;
+    void onRangeEnd(const protocol::RangeEndRecord&) override;
+    void onMark(const protocol::MarkRecord&) override;
+    void onDomainCreate(const protocol::DomainCreateRecord&) override;
+    void onCategoryName(const protocol::CategoryNameRecord&) override;
+    void onClockCalibration(const protocol::ClockCalibrationRecord&) override;
+    void onDropped(const protocol::DroppedRecord&) override;
+
+    // The stream is over: ends still waiting for their start become anomalies, and a
+    // stream without an End frame, or with `streamError` (the decoder's message for a
+    // malformed or truncated stream), gets a warning. Records fed afterwards are ignored.
+    void finish(const std::string& streamError = {});
+
+    // The capture as of now: ranges still open are closed at the last timestamp seen and
+    // listed in nvtx.closedAtEnd. O(events log events); the result is the caller's.
+    std::shared_ptr<Capture> snapshot() const;
+
+    NvtxCounts counts() const;
+    bool finished() const { return m_finished; }
+
+private:
+    struct Call
+    {
+        int64_t start = 0, end = 0; // ns (raw ticks until the first calibration)
+        uint32_t region = 0;
+        uint32_t thread = 0; // dense thread number
+        uint32_t domain = 0, category = 0;
+        bool async = false; // start/end range (domain lane)
+        bool open = true;
+    };
+    struct PendingEnd
+    {
+        int64_t time = 0;
+    };
+    static constexpr uint32_t kDroppedCall = UINT32_MAX; // stack entry of a budget-dropped range
+
+    int64_t toNs(uint64_t ticks);
+    void seen(int64_t ns);
+    uint32_t threadOf(uint32_t tid);
+    uint32_t regionOf(uint32_t messageId);
+    const std::string& text(uint32_t id) const;
+    bool admitRoot(int64_t ns);
+    int64_t innermostOpen(uint32_t thread) const;
+    void closeAsync(uint32_t call, int64_t end);
+
+    NvtxAssemblerOptions m_options;
+    bool m_finished = false, m_sawHello = false, m_sawEnd = false;
+    std::string m_streamError;
+    uint32_t m_pid = 0;
+
+    bool m_calibrated = false;
+    protocol::ClockCalibrationRecord m_calibration{};
+    int64_t m_lastNs = INT64_MIN;
+
+    std::unordered_map<uint32_t, std::string> m_strings;
+    std::map<uint32_t, std::string> m_domainNames;
+    std::map<std::pair<uint32_t, uint32_t>, std::string> m_categoryNames;
+
+    struct Thread
+    {
+        uint32_t tid = 0;
+        std::string name;
+        uint32_t openPushes = 0;   // over all domains, budget-dropped ones included
+        bool droppingTree = false; // the current top-level tree was dropped by the budget
+        std::map<uint32_t, std::vector<uint32_t>> stacks; // domain -> call indices
+    };
+    std::vector<Thread> m_threads;
+    std::unordered_map<uint32_t, uint32_t> m_threadOfTid;
+
+    std::vector<std::string> m_regionNames;
+    std::unordered_map<std::string, uint32_t> m_regionOf;
+    std::unordered_map<uint32_t, uint32_t> m_regionOfMessage; // string id -> region
+
+    std::vector<Call> m_calls;
+    struct Mark
+    {
+        int64_t time = 0;
+        uint32_t thread = 0, domain = 0, category = 0, message = 0;
+        int64_t call = -1; // index into m_calls
+    };
+    std::vector<Mark> m_marks;
+    std::unordered_map<uint64_t, uint32_t> m_openAsync;     // range id -> call
+    std::unordered_map<uint64_t, PendingEnd> m_pendingEnds; // ends seen before their start
+    std::unordered_map<uint64_t, bool> m_droppedAsync;      // range ids dropped by the budget
+
+    // Span budget: kept spans in the window starting at m_windowStart (ns).
+    int64_t m_windowStart = INT64_MIN;
+    uint64_t m_windowSpans = 0;
+
+    NvtxCounts m_counts;
+};
+
+} // namespace spanscope::model::live

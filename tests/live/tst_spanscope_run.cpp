@@ -1,0 +1,330 @@
+// spanscope-run end to end: real NVTX jobs (tests/collector/nvtx_workload.cpp) recorded into
+// capture files, loaded back with model::loadCapture and summarized by spanscope-cli.
+#include "collector/nvtx_workload_counts.h"
+#include "model/capture_loader.h"
+#include "model/live/nvtx_assembler.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+#include <cstring>
+#include <map>
+#include <poll.h>
+#include <set>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace spanscope::model;
+using namespace spanscope::test;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run runTool(const QStringList& args,
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment(),
+            const QString& workingDirectory = {})
+{
+    env.insert("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
+    env.remove("NVTX_INJECTION64_PATH");
+    QProcess p;
+    p.setProcessEnvironment(env);
+    if (!workingDirectory.isEmpty())
+        p.setWorkingDirectory(workingDirectory);
+    p.start(SPANSCOPE_RUN, args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+std::map<std::string, uint64_t> callsPerRegion(const Capture& c)
+{
+    std::map<std::string, uint64_t> calls;
+    for (const auto& row : c.rows)
+        calls[c.regionName(row.region)] += row.count;
+    return calls;
+}
+
+int64_t metadataInt(const Capture& c, const char* key)
+{
+    const MetadataValue* v = findMetadata(c.metadata, key);
+    return v ? v->integer : -1;
+}
+
+std::string warningsText(const Capture& c)
+{
+    std::string text;
+    for (const auto& w : c.warnings)
+        text += w.message + "\n";
+    return text;
+}
+
+} // namespace
+
+class TestSpanscopeRun : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void basicWorkload()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("basic.h5");
+        const Run run = runTool({"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "basic"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("0 dropped, 0 anomalies, 0 warnings"), qPrintable(run.out));
+
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const Capture& c = *loaded.value().capture;
+        const std::map<std::string, uint64_t> expected = {
+            {"outer", 1},
+            {"inner-w", 1},
+            {"inner-ex", 1},
+            {"start-w", 1},
+            {"start-ex", 1},
+            {"cross", 1},
+            {"iteration", uint64_t(kThreads * kIterations)},
+            {"step", uint64_t(kThreads * kIterations)},
+            {"domain-async", 1}};
+        QCOMPARE(callsPerRegion(c), expected);
+        QVERIFY2(c.warnings.empty(), warningsText(c).c_str());
+
+        std::set<std::string> threadNames;
+        for (const auto& t : c.threads) {
+            threadNames.insert(c.strings.text(t.name));
+            QVERIFY(t.nativeId > 0);
+        }
+        QCOMPARE(threadNames,
+                 std::set<std::string>({"main", "worker-0", "worker-1", "worker-2", "worker-3"}));
+        // Start/end ranges live on their domain's async lane.
+        std::map<std::string, int64_t> taskOf;
+        for (const auto& t : c.tasks) {
+            QCOMPARE(c.strings.text(t.kind), std::string("nvtx-async"));
+            taskOf[c.strings.text(t.name)] = t.index;
+        }
+        QCOMPARE(taskOf.size(), size_t(2));
+        QVERIFY(taskOf.count("default") && taskOf.count(kDomainName));
+        for (const auto& row : c.rows) {
+            const std::string name = c.regionName(row.region);
+            const int64_t task = c.events.taskIds[row.offset];
+            if (name == "cross" || name == "start-w" || name == "start-ex")
+                QCOMPARE(task, taskOf["default"]);
+            else if (name == "domain-async")
+                QCOMPARE(task, taskOf[kDomainName]);
+            else
+                QCOMPARE(task, int64_t(-1));
+        }
+        QCOMPARE(metadataInt(c, "nvtx_marks"), int64_t(kMarks));
+        // The NVTX side tables come back from the file.
+        QCOMPARE(c.nvtx.marks.size(), size_t(kMarks));
+        for (const auto& mark : c.nvtx.marks)
+            QCOMPARE(mark.enclosingEvent, int64_t(-1)); // basic marks outside any push range
+        QCOMPARE(c.nvtx.domains.size(), size_t(2));
+        QCOMPARE(c.nvtx.callDomains.size(), c.events.size());
+        bool namedCategory = false;
+        for (const auto& k : c.nvtx.categories)
+            namedCategory |= k.category == kStepCategory && c.strings.text(k.name) == "steps";
+        QVERIFY(namedCategory);
+        QVERIFY(c.nvtx.closedAtEnd.empty());
+        QCOMPARE(metadataInt(c, "dropped_records"), int64_t(0));
+        QCOMPARE(metadataInt(c, "nvtx_anomalies"), int64_t(0));
+        QVERIFY(metadataInt(c, "pid") > 0);
+        const MetadataValue* source = findMetadata(c.metadata, "source");
+        QVERIFY(source && source->text == "spanscope-collector");
+        const MetadataValue* complete = findMetadata(c.metadata, "nvtx_stream_complete");
+        QVERIFY(complete && complete->flag);
+
+        // spanscope-cli summary lists the NVTX ranges as regions.
+        QProcess cli;
+        cli.start(SPANSCOPE_CLI, {"summary", h5, "--format", "json"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonObject summary = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        std::map<std::string, uint64_t> listed;
+        for (const auto& region : summary["regions"].toArray())
+            listed[region.toObject()["name"].toString().toStdString()] +=
+                uint64_t(region.toObject()["calls"].toInteger());
+        QCOMPARE(listed, expected);
+        QCOMPARE(summary["metadata"].toObject()["dropped_records"].toInt(), 0);
+        QCOMPARE(summary["metadata"].toObject()["nvtx_domains"].toArray().size(), 2);
+        QCOMPARE(summary["threads"].toArray().size(), 1 + kThreads);
+        QSet<QString> summaryThreads;
+        for (const auto& t : summary["threads"].toArray())
+            summaryThreads.insert(t.toObject()["name"].toString());
+        QVERIFY(summaryThreads.contains("main") && summaryThreads.contains("worker-3"));
+        QStringList domainNames;
+        for (const auto& d : summary["domains"].toArray())
+            domainNames << d.toObject()["name"].toString();
+        QCOMPARE(domainNames, QStringList({"default", kDomainName}));
+        const QJsonObject nvtx = summary["nvtx"].toObject();
+        QCOMPARE(nvtx["marks"].toInt(), kMarks);
+        QCOMPARE(nvtx["dropped_records"].toInt(), 0);
+        QCOMPARE(nvtx["anomalies"].toInt(), 0);
+        QCOMPARE(nvtx["closed_at_end"].toInt(), 0);
+    }
+
+    void jobExitsWithRangesOpen()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("open.h5");
+        const Run run = runTool({"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "open"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("3 ranges were still open"), qPrintable(run.out));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY(loaded.ok());
+        const Capture& c = *loaded.value().capture;
+        QCOMPARE(callsPerRegion(c),
+                 (std::map<std::string, uint64_t>{
+                     {"open-1", 1}, {"open-2", 1}, {"open-async", 1}, {"closed", 1}}));
+        QCOMPARE(metadataInt(c, "nvtx_closed_at_end"), int64_t(3));
+        QCOMPARE(c.nvtx.closedAtEnd.size(), size_t(3));
+        QVERIFY2(c.warnings.empty(), warningsText(c).c_str()); // closed calls, properly nested
+    }
+
+    void exitCodeAndNoNvtx()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("none.h5");
+        const Run run = runTool({"--output", h5, "--", "/bin/sh", "-c", "exit 3"});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.out.contains("sent no NVTX records"), qPrintable(run.out));
+        QVERIFY(loadCapture(h5.toStdString()).ok());
+        QCOMPARE(runTool({"--output", h5, "--", "/bin/sh", "-c", "kill -TERM $$"}).exitCode,
+                 128 + SIGTERM);
+        // No temporary stream is left behind.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"none.h5"}));
+    }
+
+    void relativeOutputAndJobChangesDirectory()
+    {
+        QTemporaryDir dir;
+        const Run run =
+            runTool({"--output", "rel.h5", "--", "/bin/sh", "-c",
+                     QStringLiteral("cd / && exec %1 open").arg(SPANSCOPE_NVTX_WORKLOAD)},
+                    QProcessEnvironment::systemEnvironment(), dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+        auto loaded = loadCapture(dir.filePath("rel.h5").toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.value().capture->rows.size(), size_t(4));
+    }
+
+    // --connect: the job streams to a viewer's socket; here the viewer is this test, which
+    // assembles what arrives.
+    void connectStreamsToSocket()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("viewer.sock").toStdString();
+        const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        QVERIFY(listener >= 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+        QCOMPARE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+        QCOMPARE(::listen(listener, 1), 0);
+        live::NvtxAssembler assembler;
+        spanscope::protocol::Decoder decoder(assembler);
+        std::thread viewer([&] {
+            pollfd ready{listener, POLLIN, 0};
+            if (::poll(&ready, 1, 60000) != 1) // the job never connected: fail, don't hang
+                return;
+            const int connection = ::accept(listener, nullptr, nullptr);
+            if (connection < 0)
+                return;
+            char buffer[1 << 16];
+            ssize_t n;
+            while ((n = ::read(connection, buffer, sizeof buffer)) > 0)
+                decoder.feed(buffer, size_t(n));
+            ::close(connection);
+        });
+        const Run run = runTool(
+            {"--connect", QString::fromStdString(path), "--", SPANSCOPE_NVTX_WORKLOAD, "basic"});
+        viewer.join();
+        ::close(listener);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(decoder.finish());
+        QVERIFY(decoder.sawEnd());
+        assembler.finish();
+        const auto capture = assembler.snapshot();
+        QVERIFY2(capture->warnings.empty(), warningsText(*capture).c_str());
+        QCOMPARE(callsPerRegion(*capture)["iteration"], uint64_t(kThreads * kIterations));
+        QCOMPARE(assembler.counts().marks, uint64_t(kMarks));
+    }
+
+    void jobKilledMidCapture()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("killed.h5");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
+        env.remove("NVTX_INJECTION64_PATH");
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(SPANSCOPE_RUN, {"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "flood", "20000"});
+        QVERIFY(p.waitForStarted());
+        // Find the job (spanscope-run's child) and SIGKILL it once it has recorded a while.
+        const QString children = QStringLiteral("/proc/%1/task/%1/children").arg(p.processId());
+        qint64 job = 0;
+        for (int i = 0; i < 200 && job == 0; ++i) {
+            QFile f(children);
+            if (f.open(QIODevice::ReadOnly))
+                job = f.readAll().trimmed().split(' ').first().toLongLong();
+            if (job == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        QVERIFY(job > 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        QCOMPARE(::kill(pid_t(job), SIGKILL), 0);
+        QVERIFY(p.waitForFinished(120000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QCOMPARE(p.exitCode(), 128 + SIGKILL);
+        QVERIFY2(out.contains("no end frame") || out.contains("cut short"), qPrintable(out));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY(loaded.ok());
+        const auto calls = callsPerRegion(*loaded.value().capture);
+        QVERIFY(calls.count("flood") && calls.at("flood") > 0);
+        const MetadataValue* complete =
+            findMetadata(loaded.value().capture->metadata, "nvtx_stream_complete");
+        QVERIFY(complete && !complete->flag);
+    }
+
+    void refusesAnotherInjectionAndBadUsage()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QTemporaryDir dir;
+        QProcess p;
+        env.insert("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
+        env.insert("NVTX_INJECTION64_PATH", "/usr/lib/some-other-tool.so");
+        p.setProcessEnvironment(env);
+        p.start(SPANSCOPE_RUN, {"--output", dir.filePath("x.h5"), "--", "/bin/true"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("already set"));
+        QVERIFY(!QFile::exists(dir.filePath("x.h5")));
+
+        QCOMPARE(runTool({}).exitCode, 2);
+        QCOMPARE(runTool({"--output", dir.filePath("x.h5")}).exitCode, 2);
+        QCOMPARE(runTool({"--bogus", "--", "/bin/true"}).exitCode, 2);
+        QCOMPARE(runTool({"--output", "a.h5", "--connect", "s", "--", "/bin/true"}).exitCode, 2);
+        const Run usage = runTool({"--", "/bin/true"});
+        QCOMPARE(usage.exitCode, 2);
+        QVERIFY(usage.err.contains("usage:"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSpanscopeRun)
+#include "tst_spanscope_run.moc"
