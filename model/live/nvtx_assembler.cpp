@@ -320,18 +320,72 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         domains[call.domain] |= call.async;
     for (const auto& mark : m_marks)
         domains.try_emplace(mark.domain, false);
-    std::map<uint32_t, int64_t> taskOfDomain;
-    for (const auto& [id, async] : domains) {
-        const NameId name = c.strings.intern(domainLabel(id, m_domainNames));
-        c.nvtx.domains.push_back({id, name});
-        if (!async)
-            continue;
-        TaskInfo task;
-        task.index = int64_t(c.tasks.size());
-        task.kind = c.strings.intern("nvtx-async");
-        task.name = name;
-        taskOfDomain[id] = task.index;
-        c.tasks.push_back(task);
+    auto endOf = [&](const Call& call) {
+        return call.open ? std::max(last, call.start) : call.end;
+    };
+    // Async (start/end) ranges of a domain overlap freely: pack them into as few lanes as
+    // possible, a range joining a lane where it nests inside the open range or starts after
+    // it ended, so no lane holds a partial overlap. One task row per (domain, lane).
+    std::vector<int64_t> taskOfCall(m_calls.size(), -1);
+    {
+        std::vector<uint32_t> async;
+        for (uint32_t i = 0; i < m_calls.size(); ++i)
+            if (m_calls[i].async)
+                async.push_back(i);
+        std::stable_sort(async.begin(), async.end(), [&](uint32_t a, uint32_t b) {
+            const Call& x = m_calls[a];
+            const Call& y = m_calls[b];
+            if (x.domain != y.domain)
+                return x.domain < y.domain;
+            if (x.start != y.start)
+                return x.start < y.start;
+            return endOf(x) > endOf(y);
+        });
+        struct Lane
+        {
+            int64_t task;
+            std::vector<int64_t> openEnds; // ends of the ranges open on this lane, nested
+        };
+        std::map<uint32_t, std::vector<Lane>> lanes;
+        for (const uint32_t i : async) {
+            const Call& call = m_calls[i];
+            auto& domainLanes = lanes[call.domain];
+            Lane* chosen = nullptr;
+            for (auto& lane : domainLanes) {
+                while (!lane.openEnds.empty() && lane.openEnds.back() <= call.start)
+                    lane.openEnds.pop_back();
+                if (lane.openEnds.empty() || endOf(call) <= lane.openEnds.back()) {
+                    chosen = &lane;
+                    break;
+                }
+            }
+            if (!chosen) {
+                domainLanes.push_back({-1, {}});
+                chosen = &domainLanes.back();
+            }
+            chosen->openEnds.push_back(endOf(call));
+            taskOfCall[i] = int64_t(chosen - domainLanes.data()); // lane number for now
+        }
+        for (const auto& [id, async] : domains) {
+            const NameId name = c.strings.intern(domainLabel(id, m_domainNames));
+            c.nvtx.domains.push_back({id, name});
+            auto it = lanes.find(id);
+            if (it == lanes.end())
+                continue;
+            for (size_t k = 0; k < it->second.size(); ++k) {
+                TaskInfo task;
+                task.index = int64_t(c.tasks.size());
+                task.kind = c.strings.intern("nvtx-async");
+                task.name = it->second.size() == 1
+                                ? name
+                                : c.strings.intern(domainLabel(id, m_domainNames) + " async "
+                                                   + std::to_string(k + 1));
+                it->second[k].task = task.index;
+                c.tasks.push_back(task);
+            }
+        }
+        for (const uint32_t i : async)
+            taskOfCall[i] = lanes[m_calls[i].domain][size_t(taskOfCall[i])].task;
     }
     for (const auto& [key, name] : m_categoryNames)
         c.nvtx.categories.push_back({key.first, key.second, c.strings.intern(name)});
@@ -348,9 +402,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     // Lay out: rows per region (ascending), calls by (start asc, end desc) within a row.
     std::vector<uint32_t> order(m_calls.size());
     std::iota(order.begin(), order.end(), 0u);
-    auto endOf = [&](const Call& call) {
-        return call.open ? std::max(last, call.start) : call.end;
-    };
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         const Call& x = m_calls[a];
         const Call& y = m_calls[b];
@@ -375,7 +426,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         e.start[k] = call.start;
         e.end[k] = endOf(call);
         e.threadIds[k] = call.thread;
-        e.taskIds[k] = call.async ? taskOfDomain[call.domain] : -1;
+        e.taskIds[k] = taskOfCall[order[k]];
         c.nvtx.callDomains[k] = call.domain;
         c.nvtx.callCategories[k] = call.category;
         if (call.open)
