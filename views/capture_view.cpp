@@ -6,6 +6,7 @@
 #include "plots/gpu_wall_plot.h"
 #include "region_details_widget.h"
 #include "region_filter_proxy.h"
+#include "span_tree_widget.h"
 #include "timeline/timeline_view.h"
 #include "warnings_widget.h"
 
@@ -121,6 +122,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_gpuWall = new GpuWallPlot;
     m_gpuWall->setObjectName(QStringLiteral("gpuWallPlot"));
     m_sideTabs->addTab(m_gpuWall, tr("GPU vs wall"));
+    m_spanTree = new SpanTreeWidget;
+    m_spanTree->setObjectName(QStringLiteral("spanTree"));
+    m_sideTabs->addTab(m_spanTree, tr("Span tree"));
 
     m_leftSplitter = new QSplitter(Qt::Vertical);
     m_leftSplitter->addWidget(left);
@@ -190,6 +194,10 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_leftSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
     connect(m_gpuWall, &GpuWallPlot::callClicked, this,
             [this](quint32 event) { m_timeline->selectEvent(event, true); });
+    connect(m_spanTree, &SpanTreeWidget::regionSelected, this, [this](int region) {
+        restoreSelection(uint32_t(region), std::nullopt);
+        m_timeline->setHighlightRegion(region);
+    });
 }
 
 CaptureView::~CaptureView() = default;
@@ -216,6 +224,7 @@ void CaptureView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_metadataModel->setCapture(capture);
     m_histogram->setCapture(capture);
     m_gpuWall->setCapture(capture, summary);
+    m_spanTree->setCapture(capture);
     m_model->setCapture(std::move(capture), std::move(summary));
     m_warnings->setWarnings(m_model->capture() ? m_model->capture()->warnings
                                                : std::vector<model::Warning>{});

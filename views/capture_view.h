@@ -30,6 +30,7 @@ class GpuWallPlot;
 class MetadataModel;
 class RegionDetailsWidget;
 class RegionFilterProxy;
+class SpanTreeWidget;
 class TimelineView;
 class WarningsWidget;
 
@@ -68,7 +69,8 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     DurationHistogram* histogram() const { return m_histogram; }
     GpuWallPlot* gpuWallPlot() const { return m_gpuWall; }
-    // The tabs below the table (Metadata, Warnings, Histogram, GPU vs wall).
+    SpanTreeWidget* spanTree() const { return m_spanTree; }
+    // The tabs below the table (Metadata, Warnings, Histogram, GPU vs wall, Span tree).
     QTabWidget* sideTabs() const { return m_sideTabs; }
 
     // The next/previous call (in time) of a region matching the filter, in the timeline.
@@ -114,6 +116,7 @@ private:
     int m_warningsTab = -1;
     DurationHistogram* m_histogram = nullptr;
     GpuWallPlot* m_gpuWall = nullptr;
+    SpanTreeWidget* m_spanTree = nullptr;
 };
 
 } // namespace spanscope::views

@@ -323,9 +323,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     auto endOf = [&](const Call& call) {
         return call.open ? std::max(last, call.start) : call.end;
     };
-    // Async (start/end) ranges of a domain overlap freely: pack them into as few lanes as
-    // possible, a range joining a lane where it nests inside the open range or starts after
-    // it ended, so no lane holds a partial overlap. One task row per (domain, lane).
+    // Async (start/end) ranges of a domain overlap freely and do not nest (NVTX gives them
+    // no parent): pack them into as few lanes as possible, a range joining the first lane
+    // whose ranges have all ended, so no lane holds an overlap and none looks nested. One
+    // task row per (domain, lane).
     std::vector<int64_t> taskOfCall(m_calls.size(), -1);
     {
         std::vector<uint32_t> async;
@@ -344,7 +345,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         struct Lane
         {
             int64_t task;
-            std::vector<int64_t> openEnds; // ends of the ranges open on this lane, nested
+            int64_t busyUntil; // end of the last range placed on this lane, ns
         };
         std::map<uint32_t, std::vector<Lane>> lanes;
         for (const uint32_t i : async) {
@@ -352,18 +353,16 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
             auto& domainLanes = lanes[call.domain];
             Lane* chosen = nullptr;
             for (auto& lane : domainLanes) {
-                while (!lane.openEnds.empty() && lane.openEnds.back() <= call.start)
-                    lane.openEnds.pop_back();
-                if (lane.openEnds.empty() || endOf(call) <= lane.openEnds.back()) {
+                if (lane.busyUntil <= call.start) {
                     chosen = &lane;
                     break;
                 }
             }
             if (!chosen) {
-                domainLanes.push_back({-1, {}});
+                domainLanes.push_back({-1, INT64_MIN});
                 chosen = &domainLanes.back();
             }
-            chosen->openEnds.push_back(endOf(call));
+            chosen->busyUntil = endOf(call);
             taskOfCall[i] = int64_t(chosen - domainLanes.data()); // lane number for now
         }
         for (const auto& [id, async] : domains) {
