@@ -70,14 +70,7 @@ OverlayHistogram::OverlayHistogram(QWidget* parent) : QWidget(parent)
     m_normalized->setToolTip(tr("Plot each run's share of its calls instead of call counts, so "
                                 "runs with different numbers of calls compare"));
     m_frame = new PlotFrame;
-    auto* exportButton = new QToolButton;
-    exportButton->setText(tr("Export"));
-    exportButton->setToolTip(tr("Save the plot as an image"));
-    exportButton->setPopupMode(QToolButton::InstantPopup);
-    exportButton->setAutoRaise(true);
-    auto* exportMenu = new QMenu(exportButton);
-    exportMenu->addActions(m_frame->exportActions());
-    exportButton->setMenu(exportMenu);
+    auto* exportButton = m_frame->createExportButton(tr("Save the plot as an image"));
     bar->addWidget(m_title, 1);
     bar->addWidget(m_normalized);
     bar->addWidget(exportButton);

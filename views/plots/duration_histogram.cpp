@@ -69,14 +69,7 @@ DurationHistogram::DurationHistogram(QWidget* parent) : QWidget(parent)
     m_cumulative->setToolTip(tr("Show the fraction of calls that took at most each duration "
                                 "(cumulative distribution) instead of the call counts"));
     m_frame = new PlotFrame;
-    auto* exportButton = new QToolButton;
-    exportButton->setText(tr("Export"));
-    exportButton->setToolTip(tr("Save the plot as an image or its data as CSV"));
-    exportButton->setPopupMode(QToolButton::InstantPopup);
-    exportButton->setAutoRaise(true);
-    auto* exportMenu = new QMenu(exportButton);
-    exportMenu->addActions(m_frame->exportActions());
-    exportButton->setMenu(exportMenu);
+    auto* exportButton = m_frame->createExportButton(tr("Save the plot as an image or its data as CSV"));
     bar->addWidget(m_title, 1);
     bar->addWidget(m_cumulative);
     bar->addWidget(exportButton);

@@ -1,5 +1,8 @@
 #include "plot_frame.h"
 
+#include <QMenu>
+#include <QToolButton>
+
 #include "plot_export.h"
 
 #include <QAction>
@@ -160,6 +163,19 @@ void PlotFrame::applyPalette()
     m_plot->legend->setBrush(base);
     m_plot->legend->setTextColor(text);
     m_plot->legend->setBorderPen(QPen(gridLine, 1));
+}
+
+QToolButton* PlotFrame::createExportButton(const QString& toolTip)
+{
+    auto* button = new QToolButton;
+    button->setText(tr("Export"));
+    button->setToolTip(toolTip);
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setAutoRaise(true);
+    auto* menu = new QMenu(button);
+    menu->addActions(exportActions());
+    button->setMenu(menu);
+    return button;
 }
 
 void PlotFrame::fitTickCounts()

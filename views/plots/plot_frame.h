@@ -13,6 +13,8 @@ class QCustomPlot;
 class QLabel;
 class QStackedLayout;
 
+class QToolButton;
+
 namespace spanscope::views {
 
 class PlotFrame : public QWidget
@@ -40,6 +42,8 @@ public:
     void setCsvWriter(CsvWriter writer);
     // "Save image…" and "Save data as CSV…", for a tool button next to the plot.
     QList<QAction*> exportActions() const;
+    // A tool button ("Export") whose menu holds exportActions(), for the plot's title bar.
+    QToolButton* createExportButton(const QString& toolTip);
 
     // True when the palette is dark (plots pick region colours to match).
     bool darkPalette() const;
