@@ -7,9 +7,6 @@
 
 #include <QWidget>
 
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QStackedLayout;
 
 namespace spanscope::views {
@@ -17,6 +14,8 @@ class CaptureView;
 }
 
 namespace spanscope::app {
+
+class LoadingPage;
 
 class CaptureLoadJob;
 
@@ -52,10 +51,7 @@ private:
     QString m_path;
     CaptureLoadJob* m_job = nullptr;
     QStackedLayout* m_stack = nullptr;
-    QWidget* m_loadingPage = nullptr;
-    QLabel* m_loadingLabel = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
+    LoadingPage* m_loadingPage = nullptr;
     views::CaptureView* m_view = nullptr;
 };
 

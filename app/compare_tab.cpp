@@ -1,23 +1,18 @@
 #include "compare_tab.h"
 
 #include "capture_load_job.h"
+#include "loading_page.h"
 #include "views/compare/comparison_view.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QLabel>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QStackedLayout>
-#include <QVBoxLayout>
 #include <algorithm>
 
 namespace spanscope::app {
 
 namespace {
 
-// The progress bar counts in tenths of a percent.
-constexpr int kProgressSteps = 1000;
 
 QStringList runLabels(const QStringList& paths)
 {
@@ -40,34 +35,8 @@ CompareTab::CompareTab(const QStringList& paths, QWidget* parent)
     : QWidget(parent), m_paths(paths), m_labels(runLabels(paths))
 {
     m_stack = new QStackedLayout(this);
-    m_loadingPage = new QWidget;
-    auto* outer = new QVBoxLayout(m_loadingPage);
-    auto* column = new QWidget;
-    column->setMaximumWidth(480);
-    auto* layout = new QVBoxLayout(column);
-    auto* heading = new QLabel(tr("Loading %1 runs to compare\u2026").arg(paths.size()));
-    heading->setAlignment(Qt::AlignCenter);
-    QFont font = heading->font();
-    font.setPointSizeF(font.pointSizeF() * 1.2);
-    heading->setFont(font);
-    auto* files = new QLabel(m_labels.join(QStringLiteral("\n")));
-    files->setAlignment(Qt::AlignCenter);
-    files->setEnabled(false);
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("loadProgress"));
-    m_progress->setRange(0, kProgressSteps);
-    m_progress->setMinimumWidth(360);
-    m_cancel = new QPushButton(tr("Cancel"));
-    m_cancel->setObjectName(QStringLiteral("cancelLoad"));
-    m_cancel->setToolTip(tr("Stop loading these files"));
-    layout->addWidget(heading);
-    layout->addWidget(files);
-    layout->addSpacing(8);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_cancel, 0, Qt::AlignHCenter);
-    outer->addStretch(1);
-    outer->addWidget(column, 0, Qt::AlignHCenter);
-    outer->addStretch(2);
+    m_loadingPage = new LoadingPage(tr("Loading %1 runs to compare\u2026").arg(paths.size()),
+                                    m_labels.join(QStringLiteral("\n")), tr("Stop loading these files"));
     m_stack->addWidget(m_loadingPage);
 
     m_results.resize(size_t(paths.size()));
@@ -90,7 +59,7 @@ CompareTab::CompareTab(const QStringList& paths, QWidget* parent)
         });
         // A job is only cancelled through cancelLoad() or stopJobs(), which report it.
     }
-    connect(m_cancel, &QPushButton::clicked, this, &CompareTab::cancelLoad);
+    connect(m_loadingPage, &LoadingPage::cancelRequested, this, &CompareTab::cancelLoad);
 }
 
 CompareTab::~CompareTab() = default;
@@ -107,9 +76,8 @@ void CompareTab::load()
 {
     m_loading = true;
     m_computing = false;
-    m_progress->setValue(0);
     m_stack->setCurrentWidget(m_loadingPage);
-    m_cancel->setFocus();
+    m_loadingPage->restart();
     for (int i = 0; i < m_paths.size(); ++i)
         m_jobs[size_t(i)]->start(m_paths[i]);
     emit loadingChanged(true);
@@ -146,7 +114,7 @@ void CompareTab::showProgress()
     double sum = 0.0;
     for (const CaptureLoadJob* job : m_jobs)
         sum += job->isRunning() ? job->progress() : 1.0;
-    m_progress->setValue(int(sum / double(m_jobs.size()) * kProgressSteps));
+    m_loadingPage->setProgress(sum / double(m_jobs.size()));
 }
 
 void CompareTab::jobFinished()

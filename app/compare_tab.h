@@ -13,9 +13,6 @@
 #include <QWidget>
 #include <vector>
 
-class QLabel;
-class QProgressBar;
-class QPushButton;
 class QStackedLayout;
 
 namespace spanscope::views {
@@ -23,6 +20,8 @@ class ComparisonView;
 }
 
 namespace spanscope::app {
+
+class LoadingPage;
 
 class CaptureLoadJob;
 
@@ -70,9 +69,7 @@ private:
     bool m_loading = false;                      // files are loading
     bool m_computing = false; // the runs are loaded; the first comparison is not shown yet
     QStackedLayout* m_stack = nullptr;
-    QWidget* m_loadingPage = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
+    LoadingPage* m_loadingPage = nullptr;
     views::ComparisonView* m_view = nullptr;
 };
 
