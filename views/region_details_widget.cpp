@@ -7,6 +7,8 @@
 #include "thread_breakdown_model.h"
 
 #include <QDoubleSpinBox>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -221,6 +223,7 @@ void RegionDetailsWidget::setCapture(std::shared_ptr<const model::Capture> captu
 void RegionDetailsWidget::clearRegion()
 {
     m_hasRegion = false;
+    ++m_detailGeneration; // a detail still computing is for a selection that is gone
     m_rows.clear();
     m_sortedDurations.clear();
     m_durationsReady = false;
@@ -306,8 +309,7 @@ void RegionDetailsWidget::showRegion(uint32_t region, std::span<const uint32_t> 
 
     m_percentileSpin->setEnabled(anyClosed);
     showSource();
-    showThreads();
-    updateCustomPercentile();
+    requestSelectionDetail();
     m_stack->setCurrentIndex(1);
 }
 
@@ -342,13 +344,54 @@ void RegionDetailsWidget::showSource()
     setField(Field::Tags, tagTexts.isEmpty() ? kMissingText : tagTexts.join(QStringLiteral(", ")));
 }
 
-void RegionDetailsWidget::showThreads()
+namespace {
+
+// Above this many calls the selection's detail is computed on a worker.
+constexpr uint64_t kSynchronousDetailCalls = 200'000;
+
+SelectionDetail computeDetail(const model::Capture& capture, const std::vector<uint32_t>& rows,
+                              bool durations, bool threads)
 {
-    if (!m_capture->events.hasThreads() || m_stats.summaryOnly) {
-        m_threadsModel->setBreakdown({});
+    SelectionDetail detail;
+    if (durations) {
+        detail.sortedDurations = model::closedDurations(capture, rows);
+        std::sort(detail.sortedDurations.begin(), detail.sortedDurations.end());
+    }
+    if (threads)
+        detail.threads = model::threadBreakdown(capture, rows);
+    return detail;
+}
+
+} // namespace
+
+void RegionDetailsWidget::requestSelectionDetail()
+{
+    const quint64 generation = ++m_detailGeneration;
+    const bool durations = !m_stats.summaryOnly && m_stats.closedCalls() > 0;
+    const bool threads = m_capture->events.hasThreads() && !m_stats.summaryOnly;
+    if (m_stats.calls <= kSynchronousDetailCalls) {
+        showSelectionDetail(computeDetail(*m_capture, m_rows, durations, threads));
         return;
     }
-    m_threadsModel->setBreakdown(model::threadBreakdown(*m_capture, m_rows));
+    setField(Field::CustomPercentile, tr("computing\u2026"));
+    m_threadsModel->setBreakdown({});
+    auto* watcher = new QFutureWatcher<SelectionDetail>(this);
+    connect(watcher, &QFutureWatcher<SelectionDetail>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_detailGeneration && m_hasRegion)
+            showSelectionDetail(watcher->result());
+    });
+    // The worker holds the capture (immutable) and its own copy of the rows.
+    watcher->setFuture(QtConcurrent::run([capture = m_capture, rows = m_rows, durations, threads] {
+        return computeDetail(*capture, rows, durations, threads);
+    }));
+}
+
+void RegionDetailsWidget::showSelectionDetail(SelectionDetail detail)
+{
+    m_sortedDurations = std::move(detail.sortedDurations);
+    m_durationsReady = true;
+    m_threadsModel->setBreakdown(std::move(detail.threads));
     m_threadsTable->resizeColumnsToContents();
     // As tall as its rows, up to kMaxVisibleThreads; the table scrolls beyond that.
     constexpr int kMaxVisibleThreads = 12;
@@ -356,6 +399,7 @@ void RegionDetailsWidget::showThreads()
     m_threadsTable->setFixedHeight(m_threadsTable->horizontalHeader()->sizeHint().height() +
                                    rows * m_threadsTable->verticalHeader()->defaultSectionSize() +
                                    2 * m_threadsTable->frameWidth());
+    updateCustomPercentile();
 }
 
 void RegionDetailsWidget::updateCustomPercentile()
@@ -366,11 +410,8 @@ void RegionDetailsWidget::updateCustomPercentile()
         setField(Field::CustomPercentile, kMissingText);
         return;
     }
-    if (!m_durationsReady) {
-        m_sortedDurations = model::closedDurations(*m_capture, m_rows);
-        std::sort(m_sortedDurations.begin(), m_sortedDurations.end());
-        m_durationsReady = true;
-    }
+    if (!m_durationsReady)
+        return; // the worker will call back with the durations
     const double value = model::percentileOfSorted(m_sortedDurations, m_percentileSpin->value());
     setField(Field::CustomPercentile, durationText(value), exactNsText(value));
 }

@@ -5,6 +5,7 @@
 // breakdown. GUI thread only.
 
 #include "model/capture.h"
+#include "model/stats/capture_summary.h"
 #include "model/stats/region_stats.h"
 
 #include <QWidget>
@@ -24,6 +25,12 @@ class QStackedLayout;
 class QTableView;
 
 namespace spanscope::views {
+
+struct SelectionDetail
+{
+    std::vector<int64_t> sortedDurations;
+    std::vector<model::ThreadBreakdown> threads;
+};
 
 class ThreadBreakdownModel;
 
@@ -86,7 +93,11 @@ private:
                      const QString& toolTip = {});
     void setField(Field field, const QString& text, const QString& toolTip = {});
     void showSource();
-    void showThreads();
+    // Sorted durations and the per-thread breakdown of the selection: computed right away
+    // for small regions, on a worker for large ones (latest selection wins), so selecting a
+    // 10 M-call region never stalls the GUI thread.
+    void requestSelectionDetail();
+    void showSelectionDetail(SelectionDetail detail);
     void updateCustomPercentile();
 
     std::shared_ptr<const model::Capture> m_capture;
@@ -96,10 +107,11 @@ private:
     bool m_hasRegion = false;
     std::vector<uint32_t> m_rows;
     model::RegionStats m_stats;
-    // Closed-call durations of the selection, sorted ascending, filled on first use and
-    // kept until the selection changes (the spin box asks again on every step).
+    // Closed-call durations of the selection, sorted ascending, kept until the selection
+    // changes (the spin box asks again on every step); ready once the detail arrived.
     std::vector<int64_t> m_sortedDurations;
     bool m_durationsReady = false;
+    quint64 m_detailGeneration = 0; // identifies the latest requested detail
 
     QStackedLayout* m_stack = nullptr;
     QLabel* m_title = nullptr;

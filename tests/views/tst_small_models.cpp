@@ -3,7 +3,9 @@
 #include "model/stats/nesting.h"
 #include "support/capture_builder.h"
 #include "support/test_helpers.h"
+#include "model/stats/capture_summary.h"
 #include "views/metadata_model.h"
+#include "views/region_details_widget.h"
 #include "views/thread_breakdown_model.h"
 
 #include <QAbstractItemModelTester>
@@ -52,6 +54,34 @@ inner 0 10 20 thread=1
         QCOMPARE(model.index(1, views::ThreadBreakdownModel::CallsColumn).data().toString(), QString("1"));
         model.setBreakdown({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Regions above the synchronous limit get their sorted durations (custom percentile)
+    // on a worker; the field says so until they arrive, then shows the right value.
+    void largeRegionDetailComputedOffThread()
+    {
+        auto capture = buildCapture("");
+        capture->regionNames.push_back(capture->strings.intern("big"));
+        const int n = 300'000;
+        for (int i = 0; i < n; ++i) {
+            capture->events.start.push_back(int64_t(i) * 10);
+            capture->events.end.push_back(int64_t(i) * 10 + 1 + i % 5); // durations 1..5
+        }
+        model::RegionRow row;
+        row.count = uint64_t(n);
+        capture->rows.push_back(row);
+        capture->rowExclusive.assign(1, -1);
+        model::computeNesting(*capture);
+        auto summary = model::summarizeCapture(*capture);
+
+        views::RegionDetailsWidget details;
+        details.setCapture(capture);
+        details.setCustomPercentile(100.0);
+        const uint32_t rows[] = {0};
+        details.showRegion(0, rows, summary->perRow[0], std::nullopt);
+        using Field = views::RegionDetailsWidget::Field;
+        QVERIFY(details.fieldText(Field::CustomPercentile).contains("computing"));
+        QTRY_COMPARE(details.fieldText(Field::CustomPercentile), QString("5 ns"));
     }
 };
 
