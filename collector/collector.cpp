@@ -107,8 +107,15 @@ bool Collector::init()
     std::string error;
     const char* socketPath = std::getenv("SPANSCOPE_SOCKET");
     const char* outputPath = std::getenv("SPANSCOPE_OUTPUT");
+    const char* outputDir = std::getenv("SPANSCOPE_OUTPUT_DIR");
     if (socketPath && *socketPath) {
         if (!sink->connectSocket(socketPath, error)) {
+            logOnce((error + "; collector off").c_str());
+            return false;
+        }
+    } else if (outputDir && *outputDir) {
+        // One stream per process: every process of the job that loads NVTX gets its own.
+        if (!sink->openFileIn(outputDir, std::to_string(m_pid), error)) {
             logOnce((error + "; collector off").c_str());
             return false;
         }
@@ -118,7 +125,7 @@ bool Collector::init()
             return false;
         }
     } else {
-        logOnce("neither SPANSCOPE_SOCKET nor SPANSCOPE_OUTPUT is set; collector off");
+        logOnce("none of SPANSCOPE_SOCKET, SPANSCOPE_OUTPUT_DIR and SPANSCOPE_OUTPUT is set; collector off");
         return false;
     }
     if (pthread_key_create(&g_threadKey, &Collector::threadExited) != 0) {

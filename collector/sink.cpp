@@ -34,6 +34,32 @@ bool Sink::openFile(const char* path, std::string& error)
     return true;
 }
 
+bool Sink::openFileIn(const char* directory, const std::string& stem, std::string& error)
+{
+    // O_EXCL: a pid reused during a long job must not overwrite an earlier process's stream.
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string path = directory;
+        path += '/';
+        path += stem;
+        if (attempt > 0) {
+            path += '-';
+            path += std::to_string(attempt);
+        }
+        path += ".sps";
+        m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (m_fd >= 0) {
+            m_socket = false;
+            return true;
+        }
+        if (errno != EEXIST) {
+            error = "cannot create " + path + " in SPANSCOPE_OUTPUT_DIR: " + std::strerror(errno);
+            return false;
+        }
+    }
+    error = std::string("no free stream name in SPANSCOPE_OUTPUT_DIR ") + directory;
+    return false;
+}
+
 bool Sink::connectSocket(const char* path, std::string& error)
 {
     sockaddr_un addr{};

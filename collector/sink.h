@@ -1,4 +1,5 @@
-// Where the sender's frames go: a file (SPANSCOPE_OUTPUT) or a Unix stream socket
+// Where the sender's frames go: a file (SPANSCOPE_OUTPUT), a file of its own in a directory
+// (SPANSCOPE_OUTPUT_DIR, one per process of the job) or a Unix stream socket
 // (SPANSCOPE_SOCKET). Sender thread only (and the exit flush, after the sender stopped).
 //
 // A frame is written whole or not at all, so the stream stays decodable: the socket is
@@ -23,6 +24,8 @@ public:
 
     // Returns false and fills `error` when the destination cannot be opened.
     bool openFile(const char* path, std::string& error);
+    // Creates <directory>/<stem>.sps (or <stem>-N.sps if that exists).
+    bool openFileIn(const char* directory, const std::string& stem, std::string& error);
     bool connectSocket(const char* path, std::string& error);
 
     // Sends one whole frame, gathered from `count` parts (no copy in the common case).

@@ -129,10 +129,11 @@ struct NvtxCategory
 struct NvtxMark
 {
     int64_t timeNs = 0;
-    int64_t thread = -1; // thread_table index (rank 0)
+    int64_t thread = -1; // thread_table index within `rank`
     uint32_t domain = 0, category = 0;
     NameId message;
     int64_t enclosingEvent = -1; // innermost open push/pop range of its thread; -1 = none
+    int32_t rank = 0;            // the process (one rank per process of the job)
 };
 
 struct NvtxTables

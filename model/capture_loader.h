@@ -9,6 +9,7 @@
 #include "timeline/timeline_index.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace spanscope::model {
@@ -24,6 +25,11 @@ struct LoadOptions
 {
     bool timeline = false; // also build the timeline index (12 bytes per call)
 };
+
+// Nesting, summary and (if asked) the timeline index of a capture that was just built
+// (read from a file or assembled live). Null when `progress` says cancel.
+std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
+                                            const ProgressRange& progress, LoadOptions options);
 
 Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control = nullptr,
                                   LoadOptions options = {});

@@ -1,17 +1,24 @@
 // spanscope-run: starts a job with the NVTX collector injected.
 //
 //   spanscope-run --output FILE.h5 -- COMMAND ARGS...
-//       records the job to a temporary .sps stream next to FILE.h5, waits for it, then
-//       assembles the NVTX ranges and saves them as a capture file (writeCaptureFile).
+//       records every process of the job that uses NVTX to its own .sps stream in a
+//       temporary directory next to FILE.h5 (SPANSCOPE_OUTPUT_DIR), waits for the job, then
+//       assembles the streams (one rank per process) and saves them as a capture file.
 //   spanscope-run --connect SOCKET -- COMMAND ARGS...
 //       runs the job streaming to a viewer listening on the Unix socket SOCKET
 //       (SPANSCOPE_SOCKET); nothing is saved here.
+//   spanscope-run --wait -- COMMAND ARGS...
+//       lists the job as waiting for a viewer (model/live/job_registry.h) and runs it,
+//       streaming, once a viewer attaches (File > Attach in spanscope). Ctrl-C while it
+//       waits withdraws it.
 //
 // The collector library is $SPANSCOPE_COLLECTOR or <dir of this binary>/../lib/
 // libspanscope-collector.so. Exit status: the job's (128 + signal if it was killed);
-// 2 for bad usage or when the job cannot be started; 1 if the capture cannot be saved.
+// 2 for bad usage or when the job cannot be started; 1 if the capture cannot be saved;
+// 130 when a waiting job is withdrawn.
 #include "model/io/capture_writer.h"
-#include "model/live/nvtx_assembler.h"
+#include "model/live/job_assembler.h"
+#include "model/live/job_registry.h"
 
 #include <cerrno>
 #include <csignal>
@@ -19,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <algorithm>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,9 +38,10 @@ using namespace spanscope;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: spanscope-run (--output FILE.h5 | --connect SOCKET) -- COMMAND [ARGS...]\n"
+    "usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) -- COMMAND [ARGS...]\n"
     "  --output FILE.h5   record the job's NVTX ranges and save them as a capture file\n"
-    "  --connect SOCKET   stream the job's NVTX ranges to a viewer listening on SOCKET\n";
+    "  --connect SOCKET   stream the job's NVTX ranges to a viewer listening on SOCKET\n"
+    "  --wait             wait for a viewer to attach (File > Attach), then run and stream\n";
 
 int usage(const char* problem)
 {
@@ -62,37 +71,65 @@ std::string commandLine(char** argv)
     return line;
 }
 
-// Decodes `sps` into a capture and saves it; prints the summary line. Returns false if the
-// capture could not be saved.
-bool saveCapture(const std::string& sps, const std::string& output, const std::string& command)
+// The job's .sps streams, oldest process first (by the collector's start stamp in Hello).
+std::vector<std::string> streamsOf(const fs::path& directory)
+{
+    std::vector<std::pair<uint64_t, std::string>> found;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(directory, ec)) {
+        if (entry.path().extension() != ".sps")
+            continue;
+        uint64_t started = UINT64_MAX;
+        if (std::FILE* f = std::fopen(entry.path().c_str(), "rb")) {
+            protocol::FrameHeader header;
+            protocol::HelloPayload hello;
+            if (std::fread(&header, sizeof header, 1, f) == 1 &&
+                std::fread(&hello, sizeof hello, 1, f) == 1 &&
+                std::memcmp(header.magic, protocol::kMagic, 4) == 0)
+                started = hello.startTicks;
+            std::fclose(f);
+        }
+        found.emplace_back(started, entry.path().string());
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> paths;
+    for (auto& [started, path] : found)
+        paths.push_back(std::move(path));
+    return paths;
+}
+
+// Decodes every stream into one capture and saves it; prints the summary line. Returns false
+// if the capture could not be saved.
+bool saveCapture(const std::vector<std::string>& streams, const std::string& output,
+                 const std::string& command)
 {
     model::live::NvtxAssemblerOptions options;
     options.commandLine = command;
-    model::live::NvtxAssembler assembler(options);
-    protocol::Decoder decoder(assembler);
-    std::string streamError;
-    if (std::FILE* f = std::fopen(sps.c_str(), "rb")) {
-        std::vector<char> buffer(1 << 20);
-        std::size_t n;
-        while ((n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0)
-            if (!decoder.feed(buffer.data(), n))
-                break;
-        std::fclose(f);
-        if (!decoder.finish() && decoder.bytesDecoded() > 0)
-            streamError = decoder.error();
+    model::live::JobAssembler job(options);
+    for (const auto& path : streams) {
+        const size_t stream = job.addStream(path);
+        if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+            std::vector<char> buffer(1 << 20);
+            std::size_t n;
+            while ((n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0)
+                if (!job.feed(stream, buffer.data(), n))
+                    break;
+            std::fclose(f);
+        }
+        job.finishStream(stream);
     }
-    assembler.finish(streamError);
-    const auto capture = assembler.snapshot();
+    job.jobEnded();
+    const auto capture = job.snapshot();
     if (auto saved = model::io::writeCaptureFile(*capture, output); !saved) {
         std::fprintf(stderr, "spanscope-run: cannot save the capture: %s\n",
                      saved.error().toString().c_str());
         return false;
     }
-    const auto counts = assembler.counts();
-    std::printf("spanscope-run: %s: %llu calls in %zu regions, %zu threads, %llu marks, "
-                "%llu dropped, %llu anomalies, %zu warnings\n",
+    const auto counts = job.counts();
+    std::printf("spanscope-run: %s: %llu calls in %zu regions, %zu processes, %zu threads, "
+                "%llu marks, %llu dropped, %llu anomalies, %zu warnings\n",
                 output.c_str(), (unsigned long long)counts.calls, capture->regionNames.size(),
-                capture->threads.size(), (unsigned long long)counts.marks,
+                capture->ranks.size(), capture->threads.size(), (unsigned long long)counts.marks,
                 (unsigned long long)counts.droppedRecords, (unsigned long long)counts.anomalies(),
                 capture->warnings.size());
     for (const auto& warning : capture->warnings)
@@ -100,11 +137,48 @@ bool saveCapture(const std::string& sps, const std::string& output, const std::s
     return true;
 }
 
+volatile std::sig_atomic_t g_interrupted = 0;
+
+// --wait: lists the job, waits for a viewer, then becomes the job streaming to it.
+int waitForViewer(char** command)
+{
+    model::live::WaitingJobEntry entry;
+    std::error_code ec;
+    const std::string cwd = fs::current_path(ec).string();
+    if (auto published = entry.publish(commandLine(command), cwd); !published) {
+        std::fprintf(stderr, "spanscope-run: cannot list the job for viewers: %s\n",
+                     published.error().toString().c_str());
+        return 2;
+    }
+    struct sigaction action{};
+    action.sa_handler = [](int) { g_interrupted = 1; };
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    std::fprintf(stderr,
+                 "spanscope-run: pid %d waiting for a viewer: in spanscope, File > Attach "
+                 "(Ctrl-C withdraws it)\n",
+                 int(::getpid()));
+    const std::string socket = entry.waitForViewer([] { return g_interrupted == 0; });
+    entry.remove();
+    if (socket.empty()) {
+        std::fprintf(stderr, "spanscope-run: withdrawn before a viewer attached\n");
+        return 130;
+    }
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    std::fprintf(stderr, "spanscope-run: a viewer attached; running %s\n", command[0]);
+    ::setenv("SPANSCOPE_SOCKET", socket.c_str(), 1);
+    ::execvp(command[0], command);
+    std::fprintf(stderr, "spanscope-run: cannot run %s: %s\n", command[0], std::strerror(errno));
+    return 2;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::string output, socket;
+    bool wait = false;
     int i = 1;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -114,6 +188,8 @@ int main(int argc, char** argv)
         }
         if ((arg == "--output" || arg == "--connect") && i + 1 < argc) {
             (arg == "--output" ? output : socket) = argv[++i];
+        } else if (arg == "--wait") {
+            wait = true;
         } else if (arg == "-h" || arg == "--help") {
             std::printf("%s", kUsage);
             return 0;
@@ -123,8 +199,8 @@ int main(int argc, char** argv)
     }
     if (i >= argc)
         return usage("no command given (put it after --)");
-    if (output.empty() == socket.empty())
-        return usage("give exactly one of --output and --connect");
+    if (int(!output.empty()) + int(!socket.empty()) + int(wait) != 1)
+        return usage("give exactly one of --output, --connect and --wait");
 
     const std::string collector = collectorPath();
     std::error_code ec;
@@ -149,9 +225,13 @@ int main(int argc, char** argv)
     ::setenv("NVTX_INJECTION64_PATH", collector.c_str(), 1);
     char** command = argv + i;
 
+    ::unsetenv("SPANSCOPE_OUTPUT");
+    ::unsetenv("SPANSCOPE_OUTPUT_DIR");
+    ::unsetenv("SPANSCOPE_SOCKET");
+    if (wait)
+        return waitForViewer(command);
     if (!socket.empty()) {
         // The viewer owns the socket; this process becomes the job.
-        ::unsetenv("SPANSCOPE_OUTPUT");
         ::setenv("SPANSCOPE_SOCKET", socket.c_str(), 1);
         ::execvp(command[0], command);
         std::fprintf(stderr, "spanscope-run: cannot run %s: %s\n", command[0],
@@ -159,19 +239,17 @@ int main(int argc, char** argv)
         return 2;
     }
 
-    // Absolute: the job may change directory before its first NVTX call opens the stream.
+    // Absolute: the job may change directory before its first NVTX call opens its stream.
     const fs::path target = fs::absolute(output);
     const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string sps = (directory / (target.filename().string() + ".sps-XXXXXX")).string();
-    const int fd = ::mkstemp(sps.data());
-    if (fd < 0) {
-        std::fprintf(stderr, "spanscope-run: cannot create a temporary file in %s: %s\n",
+    std::string streams = (directory / (target.filename().string() + ".sps-XXXXXX")).string();
+    if (!::mkdtemp(streams.data())) {
+        std::fprintf(stderr, "spanscope-run: cannot create a temporary directory in %s: %s\n",
                      directory.c_str(), std::strerror(errno));
         return 2;
     }
-    ::close(fd);
-    ::unsetenv("SPANSCOPE_SOCKET");
-    ::setenv("SPANSCOPE_OUTPUT", sps.c_str(), 1);
+    ::setenv("SPANSCOPE_OUTPUT_DIR", streams.c_str(), 1);
+    auto removeStreams = [&] { fs::remove_all(streams, ec); };
 
     // Ctrl-C reaches the job (same process group); we stay to save what it recorded.
     std::signal(SIGINT, SIG_IGN);
@@ -179,7 +257,7 @@ int main(int argc, char** argv)
     const pid_t child = ::fork();
     if (child < 0) {
         std::fprintf(stderr, "spanscope-run: cannot fork: %s\n", std::strerror(errno));
-        ::unlink(sps.c_str());
+        removeStreams();
         return 2;
     }
     if (child == 0) {
@@ -196,8 +274,8 @@ int main(int argc, char** argv)
     const int jobExit = WIFEXITED(status)     ? WEXITSTATUS(status)
                         : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                               : 1;
-    const bool saved = saveCapture(sps, output, commandLine(command));
-    ::unlink(sps.c_str());
+    const bool saved = saveCapture(streamsOf(streams), output, commandLine(command));
+    removeStreams();
     if (!saved)
         return jobExit != 0 ? jobExit : 1;
     return jobExit;

@@ -82,6 +82,7 @@ Status Writer::nvtxTables()
     std::vector<uint32_t> domainIds, categoryDomains, categoryIds, markDomains, markCategories;
     std::vector<std::string> domainNames, categoryNames, markMessages;
     std::vector<int64_t> markTimes, markThreads, markEvents;
+    std::vector<uint32_t> markRanks;
     for (const auto& d : t.domains) {
         domainIds.push_back(d.id);
         domainNames.push_back(text(d.name));
@@ -98,6 +99,7 @@ Status Writer::nvtxTables()
         markCategories.push_back(m.category);
         markMessages.push_back(text(m.message));
         markEvents.push_back(m.enclosingEvent);
+        markRanks.push_back(uint32_t(m.rank));
     }
     const std::vector<uint64_t> closed(t.closedAtEnd.begin(), t.closedAtEnd.end());
     const std::vector<uint32_t> callDomains(t.callDomains.begin(), t.callDomains.end());
@@ -123,6 +125,8 @@ Status Writer::nvtxTables()
         s = strings(base + "mark_messages", markMessages);
     if (s)
         s = column(base + "mark_events", H5T_STD_I64LE, H5T_NATIVE_INT64, markEvents);
+    if (s)
+        s = column(base + "mark_ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, markRanks);
     if (s)
         s = column(base + "call_domains", H5T_STD_U32LE, H5T_NATIVE_UINT32, callDomains);
     if (s)

@@ -45,6 +45,9 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
     const auto markCategories = ints("mark_categories");
     const auto markMessages = texts("mark_messages");
     const auto markEvents = ints("mark_events");
+    // Files written before captures had several processes have no mark_ranks: all rank 0.
+    const bool hasMarkRanks = file.isDataset(std::string(kGroup) + "/mark_ranks");
+    const auto markRanks = hasMarkRanks ? ints("mark_ranks") : std::vector<int64_t>();
     const auto callDomains = ints("call_domains");
     const auto callCategories = ints("call_categories");
     const auto closed = ints("closed_at_end");
@@ -55,6 +58,7 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
         categoryIds.size() != categoryNames.size() || markTimes.size() != markThreads.size() ||
         markTimes.size() != markDomains.size() || markTimes.size() != markCategories.size() ||
         markTimes.size() != markMessages.size() || markTimes.size() != markEvents.size() ||
+        (hasMarkRanks && markTimes.size() != markRanks.size()) ||
         (!callDomains.empty() && callDomains.size() != n) ||
         (!callCategories.empty() && callCategories.size() != n))
         return "its columns differ in length";
@@ -67,7 +71,8 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
         const int64_t event =
             markEvents[i] >= 0 && uint64_t(markEvents[i]) < n ? markEvents[i] : -1;
         t.marks.push_back({markTimes[i], markThreads[i], uint32_t(markDomains[i]),
-                           uint32_t(markCategories[i]), markMessages[i], event});
+                           uint32_t(markCategories[i]), markMessages[i], event,
+                           hasMarkRanks ? int32_t(markRanks[i]) : 0});
     }
     t.callDomains.assign(callDomains.begin(), callDomains.end());
     t.callCategories.assign(callCategories.begin(), callCategories.end());

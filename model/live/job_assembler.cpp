@@ -1,0 +1,110 @@
+#include "job_assembler.h"
+
+#include "process_merge.h"
+
+namespace spanscope::model::live {
+
+struct JobAssembler::Stream
+{
+    explicit Stream(const NvtxAssemblerOptions& options, std::string name)
+        : source(std::move(name)), assembler(options), decoder(assembler)
+    {
+    }
+    std::string source;
+    NvtxAssembler assembler;
+    protocol::Decoder decoder;
+    bool finished = false;
+    bool detached = false;
+};
+
+JobAssembler::JobAssembler(NvtxAssemblerOptions options) : m_options(std::move(options)) {}
+
+JobAssembler::~JobAssembler() = default;
+
+size_t JobAssembler::addStream(std::string source)
+{
+    m_streams.push_back(std::make_unique<Stream>(m_options, std::move(source)));
+    return m_streams.size() - 1;
+}
+
+bool JobAssembler::feed(size_t stream, const void* data, size_t size)
+{
+    Stream& s = *m_streams[stream];
+    if (s.finished)
+        return false;
+    ++m_version;
+    return s.decoder.feed(data, size);
+}
+
+void JobAssembler::finishStream(size_t stream)
+{
+    Stream& s = *m_streams[stream];
+    if (s.finished)
+        return;
+    s.finished = true;
+    ++m_version;
+    std::string error;
+    // An empty stream (the process connected and left without a word) is not damage.
+    if (!s.decoder.finish() && s.decoder.bytesDecoded() > 0)
+        error = s.source + ": " + s.decoder.error();
+    s.assembler.finish(error);
+}
+
+void JobAssembler::detachStream(size_t stream)
+{
+    Stream& s = *m_streams[stream];
+    if (s.finished)
+        return;
+    s.finished = s.detached = true;
+    ++m_version;
+}
+
+size_t JobAssembler::openStreams() const
+{
+    size_t open = 0;
+    for (const auto& s : m_streams)
+        open += s->finished ? 0 : 1;
+    return open;
+}
+
+NvtxCounts JobAssembler::counts() const
+{
+    NvtxCounts sum;
+    for (const auto& s : m_streams) {
+        const NvtxCounts c = s->assembler.counts();
+        sum.calls += c.calls;
+        sum.marks += c.marks;
+        sum.droppedRecords += c.droppedRecords;
+        sum.unmatchedPops += c.unmatchedPops;
+        sum.unknownEnds += c.unknownEnds;
+        sum.endsBeforeStart += c.endsBeforeStart;
+        sum.budgetDroppedSpans += c.budgetDroppedSpans;
+    }
+    return sum;
+}
+
+std::shared_ptr<Capture> JobAssembler::snapshot() const
+{
+    std::vector<ProcessCapture> processes;
+    for (const auto& s : m_streams) {
+        if (s->decoder.bytesDecoded() == 0 && s->decoder.error().empty())
+            continue; // connected, sent nothing (yet)
+        auto capture = s->assembler.snapshot();
+        const MetadataValue* pid = findMetadata(capture->metadata, "pid");
+        if (s->detached)
+            capture->warnings.push_back(
+                {"the viewer detached while the process was running; what it recorded later "
+                 "was not captured",
+                 {}});
+        processes.push_back({pid ? uint32_t(pid->integer) : 0u, std::move(capture)});
+    }
+    if (processes.empty()) {
+        NvtxAssembler nothing(m_options);
+        if (m_jobEnded && openStreams() == 0)
+            nothing.finish();
+        return nothing.snapshot();
+    }
+    return mergeProcesses(processes);
+}
+
+} // namespace spanscope::model::live
