@@ -2,6 +2,7 @@
 
 #include "capture_tab.h"
 #include "compare_tab.h"
+#include "live_tab.h"
 #include "recent_files.h"
 #include "views/capture_view.h"
 #include "views/compare/comparison_view.h"
@@ -168,6 +169,15 @@ void MainWindow::closeTab(int index)
         onTabLoadingChanged();
         return;
     }
+    if (LiveTab* live = liveTab(index)) {
+        if (live->view())
+            m_viewLayout = live->view()->saveLayoutState();
+        live->disconnect(this);
+        m_tabs->removeTab(index);
+        delete live; // stops a job launched from here; an attached one is only detached
+        updateState();
+        return;
+    }
     CaptureTab* tab = this->tab(index);
     if (!tab)
         return;
@@ -190,14 +200,14 @@ void MainWindow::reloadCurrent()
 
 void MainWindow::showCurrentWarnings()
 {
-    if (CaptureTab* tab = currentTab(); tab && tab->view())
-        tab->view()->showWarnings();
+    if (views::CaptureView* view = currentCaptureView())
+        view->showWarnings();
 }
 
 void MainWindow::focusFilter()
 {
-    if (CaptureTab* tab = currentTab(); tab && tab->view())
-        tab->view()->focusFilter();
+    if (views::CaptureView* view = currentCaptureView())
+        view->focusFilter();
     else if (CompareTab* compare = currentCompareTab(); compare && compare->view())
         compare->view()->focusFilter();
 }
@@ -247,14 +257,20 @@ void MainWindow::updateState()
 {
     CaptureTab* tab = currentTab();
     CompareTab* compare = currentCompareTab();
+    LiveTab* live = currentLiveTab();
+    views::CaptureView* view = currentCaptureView();
     m_stack->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget*>(m_tabs) : m_welcome);
     m_reloadAction->setEnabled(tab || compare);
-    m_closeAction->setEnabled(tab || compare);
-    m_findAction->setEnabled((tab && tab->view()) || (compare && compare->view()));
-    setWindowTitle(tab       ? tr("%1 \u2014 spanscope").arg(QFileInfo(tab->path()).fileName())
-                   : compare ? tr("%1 \u2014 spanscope").arg(compare->title())
+    m_closeAction->setEnabled(tab || compare || live);
+    m_findAction->setEnabled(view || (compare && compare->view()));
+    m_saveAsAction->setEnabled(view && view->capture() && m_savesRunning == 0);
+    setWindowTitle(tab       ? tr("%1 — spanscope").arg(QFileInfo(tab->path()).fileName())
+                   : compare ? tr("%1 — spanscope").arg(compare->title())
+                   : live    ? tr("%1 (live) — spanscope").arg(live->title())
                              : QStringLiteral("spanscope"));
-    const int warnings = tab && !tab->isLoading() ? tab->warningCount() : 0;
+    const int warnings = tab && !tab->isLoading() ? tab->warningCount()
+                         : live                   ? live->warningCount()
+                                                  : 0;
     m_warningStatus->setText(views::countedText(uint64_t(warnings), tr("warning"), tr("warnings")));
     m_warningStatus->setVisible(warnings > 0);
 }
@@ -292,8 +308,9 @@ void MainWindow::about()
     QMessageBox::about(
         this, tr("About spanscope"),
         tr("<h3>spanscope %1</h3>"
-           "<p>A profile viewer for scope-profiler HDF5 region files: per-region and per-rank "
-           "statistics, percentiles, source locations and run metadata.</p>"
+           "<p>A profile viewer for scope-profiler HDF5 region files and live NVTX captures: "
+           "timelines, span trees, per-region, per-rank and per-thread statistics, and "
+           "comparison of runs.</p>"
            "<p>Built with Qt %2.</p>")
             .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
@@ -335,8 +352,8 @@ void MainWindow::readSettings()
 
 void MainWindow::writeSettings()
 {
-    if (CaptureTab* tab = currentTab(); tab && tab->view())
-        m_viewLayout = tab->view()->saveLayoutState();
+    if (views::CaptureView* view = currentCaptureView())
+        m_viewLayout = view->saveLayoutState();
     if (CompareTab* compare = currentCompareTab(); compare && compare->view())
         m_compareLayout = compare->view()->saveLayoutState();
     QSettings settings;

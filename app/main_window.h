@@ -1,5 +1,5 @@
 #pragma once
-// The viewer's window: one tab per open file or comparison of files, a welcome page when
+// The viewer's window: one tab per open file, comparison of files or live job, a welcome page when
 // none is open, the File / View / Help menus, drag and drop, and the settings it remembers
 // (geometry, splitters, recent files, last directory). Loading runs on workers; this class
 // only reacts. Comparisons are opened in main_window_compare.cpp.
@@ -16,10 +16,19 @@ class QMenu;
 class QStackedWidget;
 class QTabWidget;
 
+namespace spanscope::model::live {
+struct WaitingJob;
+}
+namespace spanscope::views {
+class CaptureView;
+}
+
 namespace spanscope::app {
 
 class CaptureTab;
 class CompareTab;
+class LiveTab;
+struct LaunchSpec;
 class RecentFiles;
 class WelcomePage;
 
@@ -51,12 +60,24 @@ public:
     CompareTab* currentCompareTab() const;
     RecentFiles* recentFiles() const { return m_recent; }
 
+    // Live captures (main_window_live.cpp). Each opens a tab of its own and returns it, or
+    // reports the error through showError() and returns null.
+    LiveTab* launchJob(const LaunchSpec& spec);
+    LiveTab* attachJob(const model::live::WaitingJob& job);
+    LiveTab* liveTab(int index) const;
+    // True while a live tab still receives (waiting or recording).
+    bool hasLiveCaptures() const;
+    LiveTab* currentLiveTab() const;
+    // Saves the current tab's capture (as shown now) on a worker; captureSaved() or an error.
+    void saveCapture(const QString& path);
+
 signals:
     // Every error shown to the user, before showError() shows it. `file` is the file it
     // concerns; `message` is model::Error::toString().
     void errorReported(const QString& file, const QString& message);
     // The last running load finished (loaded, failed or cancelled).
     void loadingFinished();
+    void captureSaved(const QString& path);
 
 protected:
     // The one place errors reach the user. The default opens a modal QMessageBox; tests
@@ -73,6 +94,11 @@ private:
     void rebuildRecentMenu();
     void openDialog();
     void compareDialog();
+    void launchDialog();
+    void attachDialog();
+    void saveAsDialog();
+    void addLiveTab(LiveTab* tab);
+    views::CaptureView* currentCaptureView() const;
     void reloadCurrent();
     void closeTab(int index);
     void focusFilter();
@@ -95,6 +121,9 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_compareAction = nullptr;
+    QAction* m_launchAction = nullptr;
+    QAction* m_attachAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
     QAction* m_reloadAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
@@ -104,6 +133,7 @@ private:
     QByteArray m_viewLayout;
     QByteArray m_compareLayout; // the same for comparison views
     QString m_lastDirectory;
+    int m_savesRunning = 0;
 };
 
 } // namespace spanscope::app

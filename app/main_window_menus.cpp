@@ -37,6 +37,24 @@ void MainWindow::createActions()
         tr("Compare two or more runs side by side, the first as the baseline"));
     connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareDialog);
 
+    m_launchAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Launch…"), this);
+    m_launchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_launchAction->setStatusTip(
+        tr("Run a program with the NVTX collector and watch its timeline grow"));
+    connect(m_launchAction, &QAction::triggered, this, &MainWindow::launchDialog);
+
+    m_attachAction = new QAction(tr("A&ttach…"), this);
+    m_attachAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    m_attachAction->setStatusTip(tr("Connect to a job started with spanscope-run --wait"));
+    connect(m_attachAction, &QAction::triggered, this, &MainWindow::attachDialog);
+
+    m_saveAsAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
+                                 tr("&Save As…"), this);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    m_saveAsAction->setStatusTip(
+        tr("Save the capture as a region file (a live one as it is now)"));
+    connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveAsDialog);
+
     m_reloadAction =
         new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
     m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
@@ -69,6 +87,10 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(m_compareAction);
     file->addSeparator();
+    file->addAction(m_launchAction);
+    file->addAction(m_attachAction);
+    file->addSeparator();
+    file->addAction(m_saveAsAction);
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);
     file->addSeparator();

@@ -211,8 +211,25 @@ void CaptureView::setCapture(std::shared_ptr<const model::Capture> capture,
                              std::shared_ptr<const model::CaptureSummary> summary,
                              std::shared_ptr<const model::TimelineIndex> timeline)
 {
+    apply(std::move(capture), std::move(summary), std::move(timeline), false);
+}
+
+void CaptureView::updateCapture(std::shared_ptr<const model::Capture> capture,
+                                std::shared_ptr<const model::CaptureSummary> summary,
+                                std::shared_ptr<const model::TimelineIndex> timeline)
+{
+    apply(std::move(capture), std::move(summary), std::move(timeline), true);
+}
+
+void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
+                        std::shared_ptr<const model::CaptureSummary> summary,
+                        std::shared_ptr<const model::TimelineIndex> timeline, bool update)
+{
     m_timeline->setVisible(timeline != nullptr);
-    m_timeline->setCapture(timeline ? capture : nullptr, timeline);
+    if (update)
+        m_timeline->updateCapture(timeline ? capture : nullptr, timeline);
+    else
+        m_timeline->setCapture(timeline ? capture : nullptr, timeline);
     // Remember what was selected by name: region ids may change when a file is reloaded.
     const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
     std::optional<QString> selectedName;
@@ -224,7 +241,7 @@ void CaptureView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_metadataModel->setCapture(capture);
     m_histogram->setCapture(capture);
     m_gpuWall->setCapture(capture, summary);
-    m_spanTree->setCapture(capture);
+    m_spanTree->setCapture(capture, update);
     m_model->setCapture(std::move(capture), std::move(summary));
     m_warnings->setWarnings(m_model->capture() ? m_model->capture()->warnings
                                                : std::vector<model::Warning>{});
@@ -245,7 +262,8 @@ void CaptureView::setCapture(std::shared_ptr<const model::Capture> capture,
     if (first) {
         m_table->sortByColumn(m_model->columnOf(RegionTableModel::Column::Total),
                               Qt::DescendingOrder);
-        if (warningCount > 0)
+        // A live capture's warnings change as it grows (ranges still open): no jumping there.
+        if (warningCount > 0 && !update)
             showWarnings();
     }
     if (selectedName) {

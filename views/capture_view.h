@@ -48,6 +48,12 @@ public:
     void setCapture(std::shared_ptr<const model::Capture> capture,
                     std::shared_ptr<const model::CaptureSummary> summary,
                     std::shared_ptr<const model::TimelineIndex> timeline = nullptr);
+    // A newer snapshot of the same capture while it grows (live): like setCapture, but the
+    // timeline keeps its view (and follows the end of the run) and the span tree its
+    // expanded nodes.
+    void updateCapture(std::shared_ptr<const model::Capture> capture,
+                       std::shared_ptr<const model::CaptureSummary> summary,
+                       std::shared_ptr<const model::TimelineIndex> timeline);
     const std::shared_ptr<const model::Capture>& capture() const;
 
     // Puts the keyboard focus in the filter box and selects its text (Ctrl+F).
@@ -81,6 +87,9 @@ signals:
     void layoutStateChanged();
 
 private:
+    void apply(std::shared_ptr<const model::Capture> capture,
+               std::shared_ptr<const model::CaptureSummary> summary,
+               std::shared_ptr<const model::TimelineIndex> timeline, bool update);
     void fillRankSelector();
     void applyRankSelection();
     void applyFilter(const QString& text);

@@ -59,11 +59,44 @@ SpanTreeWidget::SpanTreeWidget(QWidget* parent) : QWidget(parent)
 
 SpanTreeWidget::~SpanTreeWidget() = default;
 
-void SpanTreeWidget::setCapture(std::shared_ptr<const model::Capture> capture)
+namespace {
+
+QStringList pathOf(QModelIndex index)
+{
+    QStringList path;
+    for (; index.isValid(); index = index.parent())
+        path.prepend(index.siblingAtColumn(SpanTreeModel::NameColumn).data().toString());
+    return path;
+}
+
+} // namespace
+
+void SpanTreeWidget::setCapture(std::shared_ptr<const model::Capture> capture, bool update)
 {
     m_capture = std::move(capture);
+    const QVariant domain = m_domains->currentData(), category = m_categories->currentData();
     fillFilters();
+    if (update) {
+        const QSignalBlocker domainBlocker(m_domains), categoryBlocker(m_categories);
+        m_domains->setCurrentIndex(std::max(0, m_domains->findData(domain)));
+        m_categories->setCurrentIndex(std::max(0, m_categories->findData(category)));
+        if (!isVisible()) {
+            m_stale = true; // rebuilt when shown: nobody looks at it meanwhile
+            return;
+        }
+        m_keepExpansion = true;
+    }
     rebuild();
+}
+
+void SpanTreeWidget::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        m_keepExpansion = true;
+        rebuild();
+    }
 }
 
 void SpanTreeWidget::fillFilters()
@@ -126,8 +159,40 @@ void SpanTreeWidget::rebuild()
 
 void SpanTreeWidget::showTree(std::shared_ptr<const model::SpanTree> tree)
 {
+    if (m_keepExpansion) {
+        // Remember what the user opened, by the names on the way down from the root.
+        std::vector<QModelIndex> open{QModelIndex()};
+        while (!open.empty()) {
+            const QModelIndex parent = open.back();
+            open.pop_back();
+            for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
+                const QModelIndex child = m_proxy->index(row, 0, parent);
+                if (m_view->isExpanded(child)) {
+                    m_expanded.insert(pathOf(child));
+                    open.push_back(child);
+                }
+            }
+        }
+    }
     m_model->setTree(m_capture, std::move(tree));
-    m_view->expandToDepth(1); // lanes and their top-level ranges
+    if (m_keepExpansion && !m_expanded.isEmpty()) {
+        std::vector<QModelIndex> open{QModelIndex()};
+        while (!open.empty()) {
+            const QModelIndex parent = open.back();
+            open.pop_back();
+            for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
+                const QModelIndex child = m_proxy->index(row, 0, parent);
+                if (m_expanded.contains(pathOf(child))) {
+                    m_view->expand(child);
+                    open.push_back(child);
+                }
+            }
+        }
+    } else {
+        m_view->expandToDepth(1); // lanes and their top-level ranges
+    }
+    m_keepExpansion = false;
+    m_expanded.clear();
     m_view->resizeColumnToContents(SpanTreeModel::CallsColumn);
     m_view->resizeColumnToContents(SpanTreeModel::InclusiveColumn);
     m_view->resizeColumnToContents(SpanTreeModel::ExclusiveColumn);

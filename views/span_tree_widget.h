@@ -6,6 +6,8 @@
 #include "model/capture.h"
 #include "model/stats/span_tree.h"
 
+#include <QSet>
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 
@@ -28,8 +30,10 @@ public:
     explicit SpanTreeWidget(QWidget* parent = nullptr);
     ~SpanTreeWidget() override;
 
-    // Shows a new snapshot (may be null); resets the filters.
-    void setCapture(std::shared_ptr<const model::Capture> capture);
+    // Shows a new snapshot (may be null); resets the filters. With `update` (a newer
+    // snapshot of a growing capture) the filters and expanded nodes stay, and a hidden
+    // tree waits until it is shown to rebuild.
+    void setCapture(std::shared_ptr<const model::Capture> capture, bool update = false);
     // The filter the controls describe now.
     model::SpanTreeFilter currentFilter() const;
     // Rebuilds captures with more calls than `calls` on a worker (tests lower it).
@@ -48,6 +52,9 @@ signals:
     // A rebuild finished and the tree shows the current filter.
     void treeUpdated();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void fillFilters();
     void rebuild();
@@ -64,6 +71,9 @@ private:
     // Latest wins: a finished build whose generation is not the current one is dropped.
     quint64 m_generation = 0;
     size_t m_asyncThreshold = kAsyncCallThreshold;
+    bool m_stale = false;           // an update arrived while hidden
+    bool m_keepExpansion = false;   // the next tree shown restores m_expanded
+    QSet<QStringList> m_expanded;   // names from the root of each expanded node
 };
 
 } // namespace spanscope::views

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace spanscope::views {
 
@@ -73,7 +74,7 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
 {
     m_capture = std::move(capture);
     m_index = std::move(index);
-    m_search = m_capture ? std::make_unique<model::CallSearch>(*m_capture) : nullptr;
+    m_search.reset();
     m_collapsed.assign(m_index ? m_index->lanes().size() : 0, false);
     m_hidden.assign(m_collapsed.size(), false);
     m_selected.reset();
@@ -85,6 +86,49 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
     if (m_index)
         m_zoom.setRun(m_index->begin(), std::max(m_index->end(), m_index->begin() + 1));
     requestFrame();
+}
+
+void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
+                                 std::shared_ptr<const model::TimelineIndex> index)
+{
+    if (!m_index || !index || !capture) {
+        setCapture(std::move(capture), std::move(index));
+        return;
+    }
+    std::unordered_map<std::string, bool> collapsed;
+    for (size_t lane = 0; lane < m_collapsed.size(); ++lane)
+        collapsed[m_index->lanes()[lane].title] = m_collapsed[lane];
+    std::optional<int64_t> selectedStart;
+    if (m_selected)
+        selectedStart = m_capture->events.start[*m_selected];
+
+    m_capture = std::move(capture);
+    m_index = std::move(index);
+    m_search.reset();
+    const auto& lanes = m_index->lanes();
+    m_collapsed.assign(lanes.size(), false);
+    for (size_t lane = 0; lane < lanes.size(); ++lane)
+        if (auto it = collapsed.find(lanes[lane].title); it != collapsed.end())
+            m_collapsed[lane] = it->second;
+    m_hidden.assign(lanes.size(), false);
+    setLaneFilter(m_laneFilter);
+    if (m_selected && (*m_selected >= m_capture->events.size() ||
+                       m_capture->events.start[*m_selected] != *selectedStart))
+        m_selected.reset();
+    if (m_highlightRegion >= int(m_capture->regionNames.size()))
+        m_highlightRegion = -1;
+    if (m_searching)
+        setSearchPattern(m_searchPattern);
+    m_overviewWidth = -1;
+    m_zoom.updateRun(m_index->begin(), std::max(m_index->end(), m_index->begin() + 1));
+    requestFrame();
+}
+
+const model::CallSearch& TimelineView::search()
+{
+    if (!m_search)
+        m_search = std::make_unique<model::CallSearch>(*m_capture);
+    return *m_search;
 }
 
 void TimelineView::setDarkPalette(bool dark)
@@ -101,6 +145,7 @@ void TimelineView::setAbsoluteTime(bool absolute)
 
 void TimelineView::setLaneFilter(const QRegularExpression& pattern)
 {
+    m_laneFilter = pattern;
     if (!m_index)
         return;
     const bool all = !pattern.isValid() || pattern.pattern().isEmpty();

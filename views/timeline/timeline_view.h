@@ -31,6 +31,11 @@ public:
 
     void setCapture(std::shared_ptr<const model::Capture> capture,
                     std::shared_ptr<const model::TimelineIndex> index);
+    // A newer snapshot of the same, growing capture (live): the view window (see
+    // TimelineZoom::updateRun), folded and hidden lanes, the search and the highlighted
+    // region stay; the selection stays if the call is still at the same index.
+    void updateCapture(std::shared_ptr<const model::Capture> capture,
+                       std::shared_ptr<const model::TimelineIndex> index);
     TimelineZoom* zoom() { return &m_zoom; }
 
     void setDarkPalette(bool dark);
@@ -102,7 +107,10 @@ private:
 
     std::shared_ptr<const model::Capture> m_capture;
     std::shared_ptr<const model::TimelineIndex> m_index;
+    // Built on first use: O(events), not worth paying on every live update.
+    const model::CallSearch& search();
     std::unique_ptr<model::CallSearch> m_search;
+    QRegularExpression m_searchPattern, m_laneFilter;
     TimelineZoom m_zoom;
     QScrollBar* m_vertical;
     QScrollBar* m_horizontal;

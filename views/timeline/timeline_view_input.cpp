@@ -222,25 +222,26 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
 
 void TimelineView::setSearchPattern(const QRegularExpression& pattern)
 {
+    m_searchPattern = pattern;
     m_searching = pattern.isValid() && !pattern.pattern().isEmpty() && m_capture;
     m_matches.assign(m_capture ? m_capture->regionNames.size() : 0, false);
     m_matchCount = 0;
     if (m_searching) {
         for (uint32_t region = 0; region < m_matches.size(); ++region)
             m_matches[region] = pattern.match(QString::fromStdString(m_capture->regionName(region))).hasMatch();
-        m_matchCount = m_search->count(m_matches);
+        m_matchCount = search().count(m_matches);
     }
     update();
 }
 
 bool TimelineView::findNext(bool forward)
 {
-    if (!m_searching || !m_search)
+    if (!m_searching || !m_capture)
         return false;
     const auto& events = m_capture->events;
     const int64_t time = m_selected ? events.start[*m_selected] : (forward ? m_zoom.start() - 1 : m_zoom.end());
     const uint32_t current = m_selected ? *m_selected : (forward ? 0 : UINT32_MAX);
-    auto found = m_search->step(m_matches, time, current, forward);
+    auto found = search().step(m_matches, time, current, forward);
     if (!found)
         return false;
     selectEvent(*found, true);

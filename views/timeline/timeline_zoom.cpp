@@ -14,6 +14,21 @@ void TimelineZoom::setRun(int64_t start, int64_t end)
     fit();
 }
 
+void TimelineZoom::updateRun(int64_t start, int64_t end)
+{
+    const bool wholeRun = m_start <= m_runStart && m_end >= m_runEnd;
+    const bool following = m_end >= m_runEnd;
+    const int64_t span = m_end - m_start;
+    m_runStart = start;
+    m_runEnd = std::max(end, start + 1);
+    if (wholeRun)
+        fit();
+    else if (following)
+        setRange(m_runEnd - span, m_runEnd);
+    else
+        setRange(m_start, m_end);
+}
+
 void TimelineZoom::setRange(int64_t start, int64_t end)
 {
     const int64_t runSpan = m_runEnd - m_runStart;

@@ -24,6 +24,10 @@ public:
 
     // The whole run; the view shows it all and cannot zoom out further than 2x it.
     void setRun(int64_t start, int64_t end);
+    // The run grew (a live capture): a view showing the whole run keeps showing all of it;
+    // one whose end was at the run's end follows the end with the same span; any other
+    // stays where it is.
+    void updateRun(int64_t start, int64_t end);
     void setRange(int64_t start, int64_t end);
     void fit() { setRange(m_runStart, m_runEnd); }
     // factor < 1 zooms in. `anchor` (ns) stays where it is on screen.
