@@ -11,13 +11,14 @@ using model::report::ReportFormat;
 
 namespace {
 
-const char* kUsage = "usage: spanscope-cli summary FILE... [--format text|json|csv]\n";
+const char* kUsage = "usage: spanscope-cli summary FILE... [--format text|json|csv] [--per-thread]\n";
 
 } // namespace
 
 int runSummary(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ReportFormat format = ReportFormat::Text;
+    model::report::SummaryOptions options;
     std::vector<std::string> files;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
@@ -30,6 +31,9 @@ int runSummary(const std::vector<std::string>& args, std::ostream& out, std::ost
             value = args[++i];
         } else if (arg.rfind("--format=", 0) == 0) {
             value = arg.substr(9);
+        } else if (arg == "--per-thread") {
+            options.perThread = true;
+            continue;
         } else if (arg == "-h" || arg == "--help") {
             out << kUsage;
             return 0;
@@ -62,7 +66,7 @@ int runSummary(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (jsonArray)
         json.beginArray();
     if (format == ReportFormat::Csv)
-        out << model::report::summaryCsvHeader();
+        out << model::report::summaryCsvHeader(options);
     bool firstText = true;
     for (const auto& file : files) {
         auto loaded = model::loadCapture(file);
@@ -77,10 +81,10 @@ int runSummary(const std::vector<std::string>& args, std::ostream& out, std::ost
             if (!firstText)
                 out << "\n";
             firstText = false;
-            out << model::report::summaryText(input);
+            out << model::report::summaryText(input, options);
             break;
         case ReportFormat::Json: model::report::summaryJson(input, json); break;
-        case ReportFormat::Csv: out << model::report::summaryCsvRows(input); break;
+        case ReportFormat::Csv: out << model::report::summaryCsvRows(input, options); break;
         }
     }
     if (jsonArray)

@@ -117,7 +117,7 @@ const std::vector<std::string> kStatHeader = {"Calls", "Total", "Mean", "Min", "
 
 } // namespace
 
-std::string summaryText(const SummaryInput& input)
+std::string summaryText(const SummaryInput& input, const SummaryOptions& options)
 {
     const auto& capture = input.capture;
     const auto& summary = input.summary;
@@ -146,6 +146,21 @@ std::string summaryText(const SummaryInput& input)
                                   statsCells(summary.perRow[r])));
         }
         out << perRank.render();
+    }
+
+    if (options.perThread) {
+        if (!capture.events.hasThreads()) {
+            out << "\nPer thread: the file recorded no thread ids\n";
+        } else {
+            out << "\nPer thread\n";
+            TextTable perThread(withFirst({"Region", "Rank", "Thread", "Name"}, kStatHeader));
+            for (const uint32_t region : summary.regionOrder)
+                for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region]))
+                    perThread.add(withFirst({displayName(capture.regionName(region)), std::to_string(t.rank),
+                                             std::to_string(t.threadId), t.threadName},
+                                            statsCells(t.stats)));
+            out << perThread.render();
+        }
     }
     return out.str();
 }
@@ -242,55 +257,91 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
         json.field("ranks", uint64_t(summary.rowsOfRegion[region].size()));
         writeStats(json, summary.pooled[region]);
         json.field("imbalance_pct", summary.pooled[region].imbalancePercent);
+        json.key("per_thread");
+        json.beginArray();
+        for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region])) {
+            json.beginObject();
+            json.field("rank", int64_t(t.rank));
+            json.field("thread_id", t.threadId);
+            json.field("thread_name", t.threadName);
+            writeStats(json, t.stats);
+            json.endObject();
+        }
+        json.endArray();
         json.endObject();
     }
     json.endArray();
     json.endObject();
 }
 
-std::string summaryCsvHeader()
+std::string summaryCsvHeader(const SummaryOptions& options)
 {
-    return "file,name,rank,calls,unclosed,total_ns,mean_ns,min_ns,max_ns,std_ns,"
+    return std::string("file,name,rank,") + (options.perThread ? "thread_id,thread_name," : "") +
+           "calls,unclosed,total_ns,mean_ns,min_ns,max_ns,std_ns,"
            "first_duration_ns,last_duration_ns,p50_ns,p95_ns,p99_ns,exclusive_ns,"
            "start_min_ns,end_max_ns,gpu_calls,gpu_total_ns,await_ns\n";
 }
 
-std::string summaryCsvRows(const SummaryInput& input)
+namespace {
+
+// One CSV line: `key` cells (file, name, rank[, thread]) then the statistics of `s`.
+void appendCsvRow(std::string& out, std::vector<std::string> cells, const RegionStats& s)
+{
+    const bool perCall = !s.summaryOnly;
+    const std::vector<std::string> stats = {
+        std::to_string(s.calls),
+        std::to_string(s.unclosed),
+        std::to_string(s.total),
+        optionalText(std::optional<double>(s.mean)),
+        std::to_string(s.minimum),
+        std::to_string(s.maximum),
+        optionalText(s.stddev),
+        perCall ? std::to_string(s.first) : std::string(),
+        perCall ? std::to_string(s.last) : std::string(),
+        optionalText(s.p50),
+        optionalText(s.p95),
+        optionalText(s.p99),
+        optionalText(s.exclusive),
+        perCall ? std::to_string(s.startMin) : std::string(),
+        perCall ? std::to_string(s.endMax) : std::string(),
+        optionalText(s.gpuCalls),
+        optionalText(s.gpuTotal),
+        optionalText(s.awaitTotal)};
+    cells.insert(cells.end(), stats.begin(), stats.end());
+    for (size_t c = 0; c < cells.size(); ++c) {
+        if (c)
+            out += ',';
+        out += cells[c];
+    }
+    out += '\n';
+}
+
+} // namespace
+
+std::string summaryCsvRows(const SummaryInput& input, const SummaryOptions& options)
 {
     const auto& capture = input.capture;
+    const auto& summary = input.summary;
+    const std::string file = csvField(capture.sourcePath);
     std::string out;
-    for (const uint32_t r : input.summary.rowOrder) {
-        const auto& row = capture.rows[r];
-        const auto& s = input.summary.perRow[r];
-        const bool perCall = !s.summaryOnly;
-        const std::vector<std::string> cells = {
-            csvField(capture.sourcePath),
-            csvField(capture.regionName(row.region)),
-            std::to_string(row.rank),
-            std::to_string(s.calls),
-            std::to_string(s.unclosed),
-            std::to_string(s.total),
-            optionalText(std::optional<double>(s.mean)),
-            std::to_string(s.minimum),
-            std::to_string(s.maximum),
-            optionalText(s.stddev),
-            perCall ? std::to_string(s.first) : std::string(),
-            perCall ? std::to_string(s.last) : std::string(),
-            optionalText(s.p50),
-            optionalText(s.p95),
-            optionalText(s.p99),
-            optionalText(s.exclusive),
-            perCall ? std::to_string(s.startMin) : std::string(),
-            perCall ? std::to_string(s.endMax) : std::string(),
-            optionalText(s.gpuCalls),
-            optionalText(s.gpuTotal),
-            optionalText(s.awaitTotal)};
-        for (size_t c = 0; c < cells.size(); ++c) {
-            if (c)
-                out += ',';
-            out += cells[c];
+    if (options.perThread && capture.events.hasThreads()) {
+        for (const uint32_t region : summary.regionOrder) {
+            const std::string name = csvField(capture.regionName(region));
+            for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region]))
+                appendCsvRow(out,
+                             {file, name, std::to_string(t.rank), std::to_string(t.threadId),
+                              csvField(t.threadName)},
+                             t.stats);
         }
-        out += '\n';
+        return out;
+    }
+    for (const uint32_t r : summary.rowOrder) {
+        const auto& row = capture.rows[r];
+        std::vector<std::string> key = {file, csvField(capture.regionName(row.region)),
+                                        std::to_string(row.rank)};
+        if (options.perThread)
+            key.insert(key.end(), {std::string(), std::string()}); // no thread ids in the file
+        appendCsvRow(out, std::move(key), summary.perRow[r]);
     }
     return out;
 }

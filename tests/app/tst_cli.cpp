@@ -13,12 +13,15 @@
 #endif
 #include <QProcess>
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 using namespace spanscope;
 using namespace spanscope::testing;
 
 void writeShifted(const std::string& file, int64_t offset);
+void writeThreaded(const std::string& file);
 
 namespace {
 
@@ -34,6 +37,61 @@ Run summary(std::vector<std::string> args)
     const int code = app::cli::runSummary(args, out, err);
     return {code, out.str(), err.str()};
 }
+
+// Statistics of a list of durations, computed here the plain way (sorting, numpy's linear
+// percentile, population std) to check the report against.
+struct Expected
+{
+    int64_t calls, total, minimum, maximum;
+    double mean, stddev, p50, p95, p99;
+};
+
+Expected expectedOf(std::vector<int64_t> d)
+{
+    std::sort(d.begin(), d.end());
+    Expected e{int64_t(d.size()), 0, d.front(), d.back(), 0, 0, 0, 0, 0};
+    for (const int64_t x : d)
+        e.total += x;
+    e.mean = double(e.total) / double(d.size());
+    for (const int64_t x : d)
+        e.stddev += (double(x) - e.mean) * (double(x) - e.mean);
+    e.stddev = std::sqrt(e.stddev / double(d.size()));
+    auto percentile = [&](double p) {
+        const double at = p / 100.0 * double(d.size() - 1);
+        const size_t lo = size_t(at);
+        const size_t hi = std::min(lo + 1, d.size() - 1);
+        return double(d[lo]) + (at - double(lo)) * double(d[hi] - d[lo]);
+    };
+    e.p50 = percentile(50);
+    e.p95 = percentile(95);
+    e.p99 = percentile(99);
+    return e;
+}
+
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
+
+// The lanes of writeThreaded(), with each lane's durations and exclusive time by hand.
+struct Lane
+{
+    const char* region;
+    int rank;
+    int thread;
+    const char* name;
+    std::vector<int64_t> durations;
+    int64_t exclusive;
+};
+const std::vector<Lane> kThreadedLanes = {
+    // outer minus the inner calls it contains on the same thread
+    {"outer", 0, 0, "MainThread", {50, 60}, (50 - 10) + (60 - 5)},
+    {"outer", 0, 1, "worker-1", {60, 90}, (60 - 30) + (90 - 60)},
+    {"outer", 1, 0, "MainThread", {70}, 70 - 20},
+    {"inner", 0, 0, "MainThread", {10, 5}, 15},
+    {"inner", 0, 1, "worker-1", {30, 60}, 90},
+    {"inner", 1, 0, "MainThread", {20}, 20},
+};
 
 } // namespace
 
@@ -156,6 +214,104 @@ private slots:
         QVERIFY(missing.str().find("/no/such.h5: no such file") != std::string::npos);
     }
 
+    void jsonHasStatisticsPerThread()
+    {
+        QTemporaryDir dir;
+        const std::string file = (dir.path() + "/threads.h5").toStdString();
+        writeThreaded(file);
+        const auto run = summary({file, "--format", "json"});
+        QCOMPARE(run.code, 0);
+        const auto root = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
+        const auto pooled = root["pooled"].toArray();
+        QCOMPARE(pooled.size(), 2);
+        size_t lane = 0;
+        for (const auto& regionValue : pooled) {
+            const auto region = regionValue.toObject();
+            const auto perThread = region["per_thread"].toArray();
+            QCOMPARE(perThread.size(), 3);
+            for (const auto& value : perThread) {
+                const auto t = value.toObject();
+                const Lane& l = kThreadedLanes[lane++];
+                const Expected e = expectedOf(l.durations);
+                QCOMPARE(region["name"].toString(), QString(l.region));
+                QCOMPARE(t["rank"].toInteger(), qint64(l.rank));
+                QCOMPARE(t["thread_id"].toInteger(), qint64(l.thread));
+                QCOMPARE(t["thread_name"].toString(), QString(l.name));
+                QCOMPARE(t["calls"].toInteger(), qint64(e.calls));
+                QCOMPARE(t["unclosed"].toInteger(), qint64(0));
+                QCOMPARE(t["total_ns"].toInteger(), qint64(e.total));
+                QCOMPARE(t["min_ns"].toInteger(), qint64(e.minimum));
+                QCOMPARE(t["max_ns"].toInteger(), qint64(e.maximum));
+                QVERIFY(near(t["mean_ns"].toDouble(), e.mean));
+                QVERIFY(near(t["std_ns"].toDouble(), e.stddev));
+                QVERIFY(near(t["p50_ns"].toDouble(), e.p50));
+                QVERIFY(near(t["p95_ns"].toDouble(), e.p95));
+                QVERIFY(near(t["p99_ns"].toDouble(), e.p99));
+                QCOMPARE(t["exclusive_ns"].toInteger(), qint64(l.exclusive));
+                QVERIFY(t.contains("first_duration_ns") && t.contains("gpu_calls"));
+            }
+        }
+        // The pooled figures still pool every thread.
+        QCOMPARE(pooled[0].toObject()["total_ns"].toInteger(), qint64(50 + 60 + 60 + 90 + 70));
+
+        const auto plain = summary({dataFile("scope-profiler/compat/schema-3.h5"), "--format", "json"});
+        const auto noThreads = QJsonDocument::fromJson(QByteArray::fromStdString(plain.out)).object();
+        const auto entry = noThreads["pooled"].toArray()[0].toObject();
+        QVERIFY(entry["per_thread"].isArray());
+        QVERIFY(entry["per_thread"].toArray().isEmpty());
+    }
+
+    void csvAndTextPerThread()
+    {
+        QTemporaryDir dir;
+        const std::string file = (dir.path() + "/threads.h5").toStdString();
+        writeThreaded(file);
+        const auto csv = summary({file, "--format", "csv", "--per-thread"});
+        QCOMPARE(csv.code, 0);
+        std::istringstream lines(csv.out);
+        std::string line;
+        std::getline(lines, line);
+        QVERIFY(line.rfind("file,name,rank,thread_id,thread_name,calls,unclosed,total_ns,", 0) == 0);
+        std::vector<std::string> rows;
+        while (std::getline(lines, line))
+            rows.push_back(line.substr(file.size()));
+        QCOMPARE(rows.size(), kThreadedLanes.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Lane& l = kThreadedLanes[i];
+            const Expected e = expectedOf(l.durations);
+            const std::string prefix = "," + std::string(l.region) + "," + std::to_string(l.rank) + "," +
+                                       std::to_string(l.thread) + "," + l.name + "," +
+                                       std::to_string(e.calls) + ",0," + std::to_string(e.total) + ",";
+            QVERIFY2(rows[i].rfind(prefix, 0) == 0, rows[i].c_str());
+        }
+        // Without --per-thread the CSV is unchanged: one row per region and rank.
+        const auto plainCsv = summary({file, "--format", "csv"});
+        QVERIFY(plainCsv.out.rfind("file,name,rank,calls,", 0) == 0);
+        QCOMPARE(std::count(plainCsv.out.begin(), plainCsv.out.end(), '\n'), std::ptrdiff_t(5));
+
+        // A file without thread ids keeps its rows, thread cells empty.
+        const auto solver = summary({dataFile("scope-profiler/solver-2rank.h5"), "--format", "csv", "--per-thread"});
+        QCOMPARE(std::count(solver.out.begin(), solver.out.end(), '\n'), std::ptrdiff_t(13));
+        QVERIFY(solver.out.find(",0,,,") != std::string::npos);
+
+        const auto text = summary({file, "--per-thread"});
+        QCOMPARE(text.code, 0);
+        const auto table = text.out.find("\nPer thread\n");
+        QVERIFY2(table != std::string::npos, text.out.c_str());
+        std::istringstream tableLines(text.out.substr(table));
+        bool found = false;
+        while (std::getline(tableLines, line))
+            if (line.rfind("outer", 0) == 0 && line.find("worker-1") != std::string::npos) {
+                found = true;
+                QVERIFY2(line.find("150 ns") != std::string::npos, line.c_str()); // total
+                QVERIFY2(line.find("75 ns") != std::string::npos, line.c_str());  // mean
+            }
+        QVERIFY(found);
+        QVERIFY(summary({file}).out.find("Per thread") == std::string::npos);
+        QVERIFY(summary({dataFile("scope-profiler/compat/schema-1.h5"), "--per-thread"})
+                    .out.find("the file recorded no thread ids") != std::string::npos);
+    }
+
     void usageErrors()
     {
         QCOMPARE(summary({}).code, 2);
@@ -214,6 +370,27 @@ void writeShifted(const std::string& file, int64_t offset)
 {
     H5Builder b(file);
     writeColumnar(b, {ColumnarRow{"solve", 0, {offset + 10, offset + 20}, {offset + 15, offset + 33}}});
+}
+
+// Two regions, outer containing inner, on two threads of rank 0 and one of rank 1
+// (kThreadedLanes lists what each lane holds).
+void writeThreaded(const std::string& file)
+{
+    H5Builder b(file);
+    writeColumnar(b, {ColumnarRow("outer", 0, {0, 100, 200, 300}, {50, 160, 260, 390}),
+                      ColumnarRow("inner", 0, {10, 110, 210, 310}, {20, 140, 215, 370}),
+                      ColumnarRow("outer", 1, {0}, {70}), ColumnarRow("inner", 1, {5}, {25})});
+    b.ints("/events/thread_ids", {0, 1, 0, 1, 0, 1, 0, 1, 0, 0});
+    b.uints("/thread_table/ranks", {0, 0, 1});
+    b.ints("/thread_table/index", {0, 1, 0});
+    b.ints("/thread_table/ident", {111, 222, 333});
+    b.ints("/thread_table/native_id", {1001, 1002, 2001});
+    b.ints("/thread_table/daemon", {0, 1, 0}, {H5T_STD_I8LE});
+    b.strings("/thread_table/name", {"MainThread", "worker-1", "MainThread"});
+    b.ints("/thread_table/start_ns", {0, 90, 0});
+    b.ints("/thread_table/end_ns", {400, 400, 100});
+    b.ints("/thread_table/cpu_ns", {180, 40, 5});
+    QVERIFY(b.ok());
 }
 
 QTEST_GUILESS_MAIN(TestCli)
