@@ -13,6 +13,7 @@ struct JobAssembler::Stream
     std::string source;
     NvtxAssembler assembler;
     protocol::Decoder decoder;
+    uint64_t bytesFed = 0;
     bool finished = false;
     bool detached = false;
 };
@@ -33,6 +34,7 @@ bool JobAssembler::feed(size_t stream, const void* data, size_t size)
     if (s.finished)
         return false;
     ++m_version;
+    s.bytesFed += size;
     return s.decoder.feed(data, size);
 }
 
@@ -45,7 +47,7 @@ void JobAssembler::finishStream(size_t stream)
     ++m_version;
     std::string error;
     // An empty stream (the process connected and left without a word) is not damage.
-    if (!s.decoder.finish() && s.decoder.bytesDecoded() > 0)
+    if (!s.decoder.finish() && s.bytesFed > 0)
         error = s.source + ": " + s.decoder.error();
     s.assembler.finish(error);
 }
@@ -87,8 +89,10 @@ std::shared_ptr<Capture> JobAssembler::snapshot() const
 {
     std::vector<ProcessCapture> processes;
     for (const auto& s : m_streams) {
-        if (s->decoder.bytesDecoded() == 0 && s->decoder.error().empty())
-            continue; // connected, sent nothing (yet)
+        // Nothing decoded yet (connected, or the first frame still on its way): left out,
+        // unless the stream ended that way, which its warning must say.
+        if (s->decoder.bytesDecoded() == 0 && !(s->finished && s->bytesFed > 0))
+            continue;
         auto capture = s->assembler.snapshot();
         const MetadataValue* pid = findMetadata(capture->metadata, "pid");
         if (s->detached)
