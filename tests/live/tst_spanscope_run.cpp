@@ -4,6 +4,7 @@
 #include "model/capture_loader.h"
 #include "model/live/nvtx_assembler.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -176,6 +177,39 @@ private slots:
         QCOMPARE(nvtx["dropped_records"].toInt(), 0);
         QCOMPARE(nvtx["anomalies"].toInt(), 0);
         QCOMPARE(nvtx["closed_at_end"].toInt(), 0);
+    }
+
+    void everyProcessOfTheJobIsSaved()
+    {
+        // Two processes that use NVTX, one after the other: each gets its own stream (the
+        // second used to overwrite the first) and its own rank in the saved capture.
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("two.h5");
+        const QString workload = SPANSCOPE_NVTX_WORKLOAD;
+        const Run run = runTool({"--output", h5, "--", "/bin/sh", "-c",
+                                 workload + " basic && " + workload + " basic"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("2 processes"), qPrintable(run.out));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const Capture& c = *loaded.value().capture;
+        QCOMPARE(c.ranks, std::vector<int32_t>({0, 1}));
+        QCOMPARE(callsPerRegion(c)["iteration"], uint64_t(2 * kThreads * kIterations));
+        std::map<int32_t, int> marksPerRank, threadsPerRank;
+        for (const auto& mark : c.nvtx.marks) {
+            ++marksPerRank[mark.rank];
+            QVERIFY(c.thread(mark.rank, mark.thread) != nullptr);
+        }
+        for (const auto& thread : c.threads)
+            ++threadsPerRank[thread.rank];
+        QCOMPARE(marksPerRank, (std::map<int32_t, int>{{0, kMarks}, {1, kMarks}}));
+        QCOMPARE(threadsPerRank, (std::map<int32_t, int>{{0, 1 + kThreads}, {1, 1 + kThreads}}));
+        const MetadataValue* pids = findMetadata(c.metadata, "pids");
+        QVERIFY(pids && pids->list.size() == 2 && pids->list[0] != pids->list[1]);
+        QVERIFY2(c.warnings.empty(), warningsText(c).c_str());
+        // Nothing of the temporary streams is left beside the capture.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 QStringList({"two.h5"}));
     }
 
     void jobExitsWithRangesOpen()
