@@ -1,0 +1,250 @@
+// The viewer's live captures as a person uses them, offscreen: File > Launch a real NVTX
+// job and watch it grow and end, stop a long one, detach, a program that cannot run,
+// Save As of a live capture, attach to a job waiting in the registry, and the Launch
+// dialog's checks.
+#include "app/attach_dialog.h"
+#include "app/launch_dialog.h"
+#include "app/live_tab.h"
+#include "app/main_window.h"
+#include "collector/nvtx_workload_counts.h"
+#include "model/capture_loader.h"
+#include "model/live/job_registry.h"
+#include "views/capture_view.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace spanscope;
+using namespace spanscope::test;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 60'000;
+
+class RecordingMainWindow : public app::MainWindow
+{
+public:
+    QStringList errors;
+
+protected:
+    void showError(const QString& title, const QString&, const QString& details) override
+    {
+        errors << title + ": " + details;
+    }
+};
+
+app::LaunchSpec workload(const QStringList& arguments)
+{
+    app::LaunchSpec spec;
+    spec.program = SPANSCOPE_NVTX_WORKLOAD;
+    spec.arguments = arguments;
+    return spec;
+}
+
+bool waitUntilOver(app::LiveTab* tab, int ms = kJobTimeoutMs)
+{
+    return QTest::qWaitFor([tab] { return !tab->isLive(); }, ms);
+}
+
+} // namespace
+
+class TestLiveTab : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
+        qputenv("SPANSCOPE_RUN", SPANSCOPE_RUN);
+        qunsetenv("NVTX_INJECTION64_PATH");
+    }
+
+    void launchedJobGrowsAndEnds()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LaunchSpec spec;
+        spec.program = SPANSCOPE_DEMO;
+        spec.arguments = {"--seconds", "2"};
+        app::LiveTab* tab = window.launchJob(spec);
+        QVERIFY(tab);
+        QCOMPARE(window.currentLiveTab(), tab);
+        QVERIFY(window.hasLiveCaptures());
+        QVERIFY(QTest::qWaitFor([tab] { return tab->state() == app::LiveTab::State::Recording; },
+                                kJobTimeoutMs));
+        QVERIFY(window.windowTitle().contains("(live)"));
+        QVERIFY(waitUntilOver(tab));
+        QCOMPARE(tab->state(), app::LiveTab::State::Ended);
+        QVERIFY2(tab->updatesShown() >= 5, qPrintable(QString::number(tab->updatesShown())));
+        QVERIFY(tab->view() && tab->view()->capture());
+        QVERIFY(tab->view()->capture()->events.size() > 1000);
+        QVERIFY(tab->view()->timeline()->isVisible());
+        QVERIFY2(tab->statusText().contains("exit code 0"), qPrintable(tab->statusText()));
+        QVERIFY(tab->outputView()->toPlainText().contains("spanscope-demo:"));
+        QVERIFY(!tab->detachButton()->isEnabled());
+        QVERIFY(!window.hasLiveCaptures());
+        QVERIFY(window.errors.isEmpty());
+    }
+
+    void basicJobArrivesWholeAndSavesExactly()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LiveTab* tab = window.launchJob(workload({"basic"}));
+        QVERIFY(tab);
+        QVERIFY(waitUntilOver(tab));
+        const auto shown = tab->view()->capture();
+        QCOMPARE(shown->events.size(), size_t(kPushes + kRangeStarts));
+        QCOMPARE(shown->nvtx.marks.size(), size_t(kMarks));
+        QCOMPARE(tab->warningCount(), 0);
+
+        QTemporaryDir dir;
+        const QString file = dir.filePath("saved.h5");
+        QSignalSpy saved(&window, &app::MainWindow::captureSaved);
+        window.saveCapture(file);
+        QVERIFY(saved.wait(kJobTimeoutMs));
+        auto reopened = model::loadCapture(file.toStdString());
+        QVERIFY2(reopened.ok(), reopened.ok() ? "" : reopened.error().toString().c_str());
+        const model::Capture& c = *reopened.value().capture;
+        QCOMPARE(c.events.size(), shown->events.size());
+        QCOMPARE(c.nvtx.marks.size(), shown->nvtx.marks.size());
+        for (size_t i = 0; i < c.events.size(); ++i) {
+            QCOMPARE(c.events.start[i], shown->events.start[i]);
+            QCOMPARE(c.events.end[i], shown->events.end[i]);
+        }
+        QVERIFY(window.errors.isEmpty());
+    }
+
+    void stopEndsALongJob()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LaunchSpec spec;
+        spec.program = SPANSCOPE_DEMO;
+        spec.arguments = {"--seconds", "60", "--quiet"};
+        app::LiveTab* tab = window.launchJob(spec);
+        QVERIFY(tab);
+        QVERIFY(QTest::qWaitFor([tab] { return tab->view() != nullptr; }, kJobTimeoutMs));
+        QVERIFY(tab->stopButton()->isEnabled());
+        QTest::mouseClick(tab->stopButton(), Qt::LeftButton);
+        QVERIFY(waitUntilOver(tab, 10'000));
+        QCOMPARE(tab->state(), app::LiveTab::State::Ended);
+        // SIGTERM ends the demo; what arrived stays on screen.
+        QVERIFY2(tab->statusText().contains("killed by a signal") ||
+                     tab->statusText().contains("exit code"),
+                 qPrintable(tab->statusText()));
+        QVERIFY(tab->view()->capture()->events.size() > 0);
+        QVERIFY(!tab->stopButton()->isEnabled());
+    }
+
+    void detachLeavesTheJobRunning()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LaunchSpec spec;
+        spec.program = SPANSCOPE_DEMO;
+        spec.arguments = {"--seconds", "3", "--quiet"};
+        app::LiveTab* tab = window.launchJob(spec);
+        QVERIFY(tab);
+        QVERIFY(QTest::qWaitFor([tab] { return tab->view() != nullptr; }, kJobTimeoutMs));
+        QTest::mouseClick(tab->detachButton(), Qt::LeftButton);
+        QVERIFY(waitUntilOver(tab, 10'000));
+        QCOMPARE(tab->state(), app::LiveTab::State::Detached);
+        QVERIFY(tab->stopButton()->isEnabled()); // the job still runs and can be stopped
+        QVERIFY(QTest::qWaitFor([tab] { return tab->statusText().contains("exit code 0"); },
+                                kJobTimeoutMs));
+    }
+
+    void programThatCannotRun()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LaunchSpec spec;
+        spec.program = "/nonexistent/program";
+        app::LiveTab* tab = window.launchJob(spec);
+        QVERIFY(tab);
+        QVERIFY(waitUntilOver(tab));
+        // spanscope-run says why, and the job's exit code is its.
+        QVERIFY2(tab->outputView()->toPlainText().contains("cannot run /nonexistent/program"),
+                 qPrintable(tab->outputView()->toPlainText()));
+        QVERIFY2(tab->statusText().contains("exit code 2"), qPrintable(tab->statusText()));
+
+        qputenv("SPANSCOPE_RUN", "/nonexistent/spanscope-run");
+        QVERIFY(!window.launchJob(workload({"basic"})));
+        qputenv("SPANSCOPE_RUN", SPANSCOPE_RUN);
+        QCOMPARE(window.errors.size(), 1);
+        QVERIFY(window.errors.front().contains("spanscope-run was not found"));
+    }
+
+    void attachToAWaitingJob()
+    {
+        QTemporaryDir jobs;
+        qputenv("SPANSCOPE_JOBS_DIR", jobs.path().toUtf8());
+        QProcess waiting;
+        waiting.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        waiting.start(SPANSCOPE_RUN, {"--wait", "--", SPANSCOPE_NVTX_WORKLOAD, "basic"});
+        QVERIFY(waiting.waitForStarted());
+
+        app::AttachDialog dialog;
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.jobList()->topLevelItemCount(), 1, 10'000);
+        const auto job = dialog.selectedJob();
+        QVERIFY(job);
+        QCOMPARE(job->pid, int(waiting.processId()));
+
+        RecordingMainWindow window;
+        window.show();
+        app::LiveTab* tab = window.attachJob(*job);
+        QVERIFY2(tab, qPrintable(window.errors.join('\n')));
+        QVERIFY(waiting.waitForFinished(kJobTimeoutMs));
+        QVERIFY(waitUntilOver(tab));
+        QCOMPARE(tab->state(), app::LiveTab::State::Ended);
+        QCOMPARE(tab->view()->capture()->events.size(), size_t(kPushes + kRangeStarts));
+        QVERIFY(tab->outputView()->isHidden()); // its output went to its own terminal
+
+        // The job is no longer waiting: attaching again fails with a message naming it.
+        QVERIFY(!window.attachJob(*job));
+        QVERIFY(window.errors.back().contains(QString("job %1").arg(job->pid)));
+        qunsetenv("SPANSCOPE_JOBS_DIR");
+    }
+
+    void launchDialogChecksWhatWasEntered()
+    {
+        app::LaunchDialog dialog;
+        app::LaunchSpec spec;
+        dialog.setSpec(spec);
+        QVERIFY(dialog.problem().contains("Enter the program"));
+        spec.program = "/nonexistent/program";
+        dialog.setSpec(spec);
+        QVERIFY(dialog.problem().contains("does not exist"));
+        spec.program = "no-such-program-on-path-spanscope";
+        dialog.setSpec(spec);
+        QVERIFY(dialog.problem().contains("not on PATH"));
+        spec.program = SPANSCOPE_NVTX_WORKLOAD;
+        spec.workingDirectory = "/nonexistent/dir";
+        dialog.setSpec(spec);
+        QVERIFY(dialog.problem().contains("working directory"));
+        spec.workingDirectory.clear();
+        spec.environment = {"NOEQUALS"};
+        dialog.setSpec(spec);
+        QVERIFY(dialog.problem().contains("KEY=VALUE"));
+        spec.environment = {"A=1", "B=two words"};
+        spec.arguments = {"basic", "an argument with spaces", "quote\"d"};
+        dialog.setSpec(spec);
+        QCOMPARE(dialog.problem(), QString());
+        const app::LaunchSpec back = dialog.spec();
+        QCOMPARE(back.arguments, spec.arguments);
+        QCOMPARE(back.environment, spec.environment);
+    }
+};
+
+QTEST_MAIN(TestLiveTab)
+#include "tst_live_tab.moc"
