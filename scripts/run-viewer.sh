@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds spanscope (Release, in build/), records the bundled demo
-# workload live under the collector (spanscope-run, NVTX injection) and opens the viewer on
-# that capture. Where the NVTX 3 headers (CUDA toolkit) are missing, the collector is not
-# built: the viewer then opens a real scope-profiler file from tests/data instead.
+# Installs what is missing, builds spanscope (Release, in build/) and starts the viewer on
+# the bundled demo workload, launched under the collector (NVTX injection): its capture
+# grows live in the window for ten seconds (File > Save As keeps it). Where the NVTX 3
+# headers (CUDA toolkit) are missing, the collector is not built: the viewer then opens a
+# real scope-profiler file from tests/data instead.
 # Extra arguments are passed to the viewer instead.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,12 +18,10 @@ fi
 cmake --build "$root/build" --target "${targets[@]}"
 if [ $# -eq 0 ]; then
   if [ "$collector" = 1 ]; then
-    capture="$root/build/demo-capture.h5"
-    echo "Recording the demo workload (2 s) under the collector..."
-    "$root/build/bin/spanscope-run" --output "$capture" -- "$root/build/bin/spanscope-demo" --quiet
-    set -- "$capture"
+    echo "Launching the demo workload (10 s) under the collector; watch it grow in the viewer."
+    set -- --launch -- "$root/build/bin/spanscope-demo" --seconds 10
   else
-    echo "NVTX headers not found: opening a bundled scope-profiler file instead of a live recording."
+    echo "NVTX headers not found: opening a bundled scope-profiler file instead of a live capture."
     set -- "$root/tests/data/scope-profiler/solver-2rank.h5"
   fi
 fi

@@ -283,9 +283,13 @@ QString CaptureView::summaryLine() const
     if (!capture)
         return {};
     QStringList parts;
-    parts << tr("Schema %1").arg(capture->schema)
-          << tr("%1 layout").arg(QString::fromLatin1(model::storageLayoutName(capture->layout)))
-          << countedText(capture->ranks.size(), tr("rank"), tr("ranks"))
+    const model::MetadataValue* source = model::findMetadata(capture->metadata, "source");
+    if (source && source->text == "spanscope-collector")
+        parts << tr("NVTX capture");
+    else
+        parts << tr("Schema %1").arg(capture->schema)
+              << tr("%1 layout").arg(QString::fromLatin1(model::storageLayoutName(capture->layout)));
+    parts << countedText(capture->ranks.size(), tr("rank"), tr("ranks"))
           << countedText(capture->regionNames.size(), tr("region"), tr("regions"));
     if (capture->eventDataAvailable)
         parts << countedText(capture->events.size(), tr("call"), tr("calls"));

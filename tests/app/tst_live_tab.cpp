@@ -12,6 +12,7 @@
 #include "views/capture_view.h"
 #include "views/timeline/timeline_view.h"
 
+#include <QDir>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -48,6 +49,15 @@ app::LaunchSpec workload(const QStringList& arguments)
     return spec;
 }
 
+// With SPANSCOPE_SCREENSHOT_DIR set, saves what `widget` shows there (for a person to look
+// at; tests/screenshots/README.md).
+void saveScreenshot(QWidget* widget, const char* name)
+{
+    const QString dir = qEnvironmentVariable("SPANSCOPE_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        widget->grab().save(QDir(dir).filePath(QString::fromLatin1(name)));
+}
+
 bool waitUntilOver(app::LiveTab* tab, int ms = kJobTimeoutMs)
 {
     return QTest::qWaitFor([tab] { return !tab->isLive(); }, ms);
@@ -82,6 +92,11 @@ private slots:
         QVERIFY(QTest::qWaitFor([tab] { return tab->state() == app::LiveTab::State::Recording; },
                                 kJobTimeoutMs));
         QVERIFY(window.windowTitle().contains("(live)"));
+        if (!qEnvironmentVariableIsEmpty("SPANSCOPE_SCREENSHOT_DIR")) {
+            window.resize(1400, 900);
+            QTest::qWait(1200);
+            saveScreenshot(&window, "live-recording.png");
+        }
         QVERIFY(waitUntilOver(tab));
         QCOMPARE(tab->state(), app::LiveTab::State::Ended);
         QVERIFY2(tab->updatesShown() >= 5, qPrintable(QString::number(tab->updatesShown())));
@@ -198,6 +213,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(dialog.jobList()->topLevelItemCount(), 1, 10'000);
         const auto job = dialog.selectedJob();
         QVERIFY(job);
+        dialog.show();
+        saveScreenshot(&dialog, "attach-dialog.png");
         QCOMPARE(job->pid, int(waiting.processId()));
 
         RecordingMainWindow window;
@@ -240,6 +257,8 @@ private slots:
         spec.arguments = {"basic", "an argument with spaces", "quote\"d"};
         dialog.setSpec(spec);
         QCOMPARE(dialog.problem(), QString());
+        dialog.show();
+        saveScreenshot(&dialog, "launch-dialog.png");
         const app::LaunchSpec back = dialog.spec();
         QCOMPARE(back.arguments, spec.arguments);
         QCOMPARE(back.environment, spec.environment);
