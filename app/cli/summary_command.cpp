@@ -11,7 +11,8 @@ using model::report::ReportFormat;
 
 namespace {
 
-const char* kUsage = "usage: spanscope-cli summary FILE... [--format text|json|csv] [--per-thread]\n";
+const char* kUsage =
+    "usage: spanscope-cli summary FILE... [--format text|json|csv] [--per-thread]\n";
 
 } // namespace
 

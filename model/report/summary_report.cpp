@@ -156,9 +156,10 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
             TextTable perThread(withFirst({"Region", "Rank", "Thread", "Name"}, kStatHeader));
             for (const uint32_t region : summary.regionOrder)
                 for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region]))
-                    perThread.add(withFirst({displayName(capture.regionName(region)), std::to_string(t.rank),
-                                             std::to_string(t.threadId), t.threadName},
-                                            statsCells(t.stats)));
+                    perThread.add(
+                        withFirst({displayName(capture.regionName(region)), std::to_string(t.rank),
+                                   std::to_string(t.threadId), t.threadName},
+                                  statsCells(t.stats)));
             out << perThread.render();
         }
     }
@@ -288,25 +289,24 @@ namespace {
 void appendCsvRow(std::string& out, std::vector<std::string> cells, const RegionStats& s)
 {
     const bool perCall = !s.summaryOnly;
-    const std::vector<std::string> stats = {
-        std::to_string(s.calls),
-        std::to_string(s.unclosed),
-        std::to_string(s.total),
-        optionalText(std::optional<double>(s.mean)),
-        std::to_string(s.minimum),
-        std::to_string(s.maximum),
-        optionalText(s.stddev),
-        perCall ? std::to_string(s.first) : std::string(),
-        perCall ? std::to_string(s.last) : std::string(),
-        optionalText(s.p50),
-        optionalText(s.p95),
-        optionalText(s.p99),
-        optionalText(s.exclusive),
-        perCall ? std::to_string(s.startMin) : std::string(),
-        perCall ? std::to_string(s.endMax) : std::string(),
-        optionalText(s.gpuCalls),
-        optionalText(s.gpuTotal),
-        optionalText(s.awaitTotal)};
+    const std::vector<std::string> stats = {std::to_string(s.calls),
+                                            std::to_string(s.unclosed),
+                                            std::to_string(s.total),
+                                            optionalText(std::optional<double>(s.mean)),
+                                            std::to_string(s.minimum),
+                                            std::to_string(s.maximum),
+                                            optionalText(s.stddev),
+                                            perCall ? std::to_string(s.first) : std::string(),
+                                            perCall ? std::to_string(s.last) : std::string(),
+                                            optionalText(s.p50),
+                                            optionalText(s.p95),
+                                            optionalText(s.p99),
+                                            optionalText(s.exclusive),
+                                            perCall ? std::to_string(s.startMin) : std::string(),
+                                            perCall ? std::to_string(s.endMax) : std::string(),
+                                            optionalText(s.gpuCalls),
+                                            optionalText(s.gpuTotal),
+                                            optionalText(s.awaitTotal)};
     cells.insert(cells.end(), stats.begin(), stats.end());
     for (size_t c = 0; c < cells.size(); ++c) {
         if (c)

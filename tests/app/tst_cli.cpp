@@ -254,8 +254,10 @@ private slots:
         // The pooled figures still pool every thread.
         QCOMPARE(pooled[0].toObject()["total_ns"].toInteger(), qint64(50 + 60 + 60 + 90 + 70));
 
-        const auto plain = summary({dataFile("scope-profiler/compat/schema-3.h5"), "--format", "json"});
-        const auto noThreads = QJsonDocument::fromJson(QByteArray::fromStdString(plain.out)).object();
+        const auto plain =
+            summary({dataFile("scope-profiler/compat/schema-3.h5"), "--format", "json"});
+        const auto noThreads =
+            QJsonDocument::fromJson(QByteArray::fromStdString(plain.out)).object();
         const auto entry = noThreads["pooled"].toArray()[0].toObject();
         QVERIFY(entry["per_thread"].isArray());
         QVERIFY(entry["per_thread"].toArray().isEmpty());
@@ -271,7 +273,8 @@ private slots:
         std::istringstream lines(csv.out);
         std::string line;
         std::getline(lines, line);
-        QVERIFY(line.rfind("file,name,rank,thread_id,thread_name,calls,unclosed,total_ns,", 0) == 0);
+        QVERIFY(line.rfind("file,name,rank,thread_id,thread_name,calls,unclosed,total_ns,", 0) ==
+                0);
         std::vector<std::string> rows;
         while (std::getline(lines, line))
             rows.push_back(line.substr(file.size()));
@@ -279,10 +282,10 @@ private slots:
         for (size_t i = 0; i < rows.size(); ++i) {
             const Lane& l = kThreadedLanes[i];
             const Expected e = expectedOf(l.durations);
-            const std::string prefix = "," + std::string(l.region) + "," + std::to_string(l.rank) + "," +
-                                       std::to_string(l.thread) + "," + l.name + "," +
-                                       std::to_string(e.calls) + ",0," + std::to_string(e.total) + ",";
-            QVERIFY2(rows[i].rfind(prefix, 0) == 0, rows[i].c_str());
+            std::ostringstream prefix;
+            prefix << ',' << l.region << ',' << l.rank << ',' << l.thread << ',' << l.name << ','
+                   << e.calls << ",0," << e.total << ',';
+            QVERIFY2(rows[i].rfind(prefix.str(), 0) == 0, rows[i].c_str());
         }
         // Without --per-thread the CSV is unchanged: one row per region and rank.
         const auto plainCsv = summary({file, "--format", "csv"});
@@ -290,7 +293,8 @@ private slots:
         QCOMPARE(std::count(plainCsv.out.begin(), plainCsv.out.end(), '\n'), std::ptrdiff_t(5));
 
         // A file without thread ids keeps its rows, thread cells empty.
-        const auto solver = summary({dataFile("scope-profiler/solver-2rank.h5"), "--format", "csv", "--per-thread"});
+        const auto solver = summary(
+            {dataFile("scope-profiler/solver-2rank.h5"), "--format", "csv", "--per-thread"});
         QCOMPARE(std::count(solver.out.begin(), solver.out.end(), '\n'), std::ptrdiff_t(13));
         QVERIFY(solver.out.find(",0,,,") != std::string::npos);
 
