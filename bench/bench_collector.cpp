@@ -9,6 +9,8 @@
 // BM_PushPop/0 (batched): 4,000 pairs (fits a thread's 512 KiB ring), then a 2 ms pause so the
 //   sender keeps up: the cost of capture itself. BM_PushPop/1 (sustained): one loop with no
 //   pause; the sender cannot keep up with a bare push/pop loop and the rings drop records.
+//   A push that is dropped skips its timestamp, so with heavy drops ns_per_pair can come
+//   out below ns_per_two_timestamps: read /0 for the cost of capture.
 // Counters (per pair = nvtxRangePushA + nvtxRangePop, mean over the iterations):
 //   ns_per_pair                  wall ns per pair with the collector injected
 //   ns_per_pair_uninstrumented   the same loop with no tool attached (NVTX's no-op path)
@@ -23,12 +25,16 @@
 //   256 KiB chunks as a socket reader would. /0 records spanscope-demo first, /1 a push/pop
 //   stream from the batched child.
 //   events_per_second, ns_per_event   timed records (push, pop, range start/end, mark)
-// The viewer-side live store (the assembler that turns records into spans) does not exist
-// yet, so BM_Decode is the decode stage alone: an upper bound for the issue's ingest figure.
+// BM_Ingest: sustained ingest into the viewer's live store: the same streams (/0 demo, /1
+//   push/pop) decoded in 256 KiB chunks straight into model::live::NvtxAssembler, which
+//   turns records into spans (a fresh assembler per iteration; snapshot() not included).
+//   events_per_second, ns_per_event   timed records, as for BM_Decode
+//   spans                             ranges the assembler recorded per iteration
 // Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
 
 #include "bench_support.h"
+#include "model/live/nvtx_assembler.h"
 #include "protocol/spanscope_decoder.h"
 
 #include <benchmark/benchmark.h>
@@ -216,7 +222,7 @@ std::string readFile(const std::string& path)
 }
 
 // Decodes `bytes` in 256 KiB chunks; returns the decoder's error, empty when well-formed.
-std::string decode(const std::string& bytes, CountingHandler& handler)
+std::string decode(const std::string& bytes, protocol::DecoderHandler& handler)
 {
     protocol::Decoder decoder(handler);
     constexpr std::size_t kChunk = 256 * 1024;
@@ -342,6 +348,40 @@ void BM_Decode(benchmark::State& state)
     state.counters["dropped_while_recording"] = dropped;
 }
 
+void BM_Ingest(benchmark::State& state)
+{
+    const std::string& bytes = recordedStream(int(state.range(0)));
+    if (bytes.empty()) {
+        state.SkipWithError("could not record a stream");
+        return;
+    }
+    CountingHandler counts; // the timed records in the stream, counted once, untimed
+    if (const std::string error = decode(bytes, counts); !error.empty()) {
+        state.SkipWithError(error.c_str());
+        return;
+    }
+    double ns = 0, spans = 0;
+    for (auto _ : state) {
+        model::live::NvtxAssembler assembler;
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::string error = decode(bytes, assembler);
+        assembler.finish(error);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (!error.empty()) {
+            state.SkipWithError(error.c_str());
+            return;
+        }
+        ns += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        spans = double(assembler.counts().calls);
+        benchmark::DoNotOptimize(spans);
+    }
+    const double events = double(counts.events()) * double(state.iterations());
+    state.counters["events_per_second"] = events / (ns * 1e-9);
+    state.counters["ns_per_event"] = ns / events;
+    state.counters["events_in_stream"] = double(counts.events());
+    state.counters["spans"] = spans;
+}
+
 } // namespace
 
 BENCHMARK(BM_PushPop)
@@ -351,6 +391,7 @@ BENCHMARK(BM_PushPop)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 BENCHMARK(BM_Decode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Ingest)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {

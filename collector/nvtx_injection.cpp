@@ -62,9 +62,41 @@ std::string toUtf8(const wchar_t* text)
     return out;
 }
 
-std::uint32_t internA(const char* text) noexcept
+// True when `text` is still the string `recent` cached (the job may have reused the buffer).
+// Stops at the first difference, so it never reads past the end of a shorter `text`.
+bool sameText(const ThreadBuffer::RecentString& recent, const char* text) noexcept
 {
-    return text ? collector()->strings().intern(text) : 0;
+    for (std::uint32_t i = 0; i < recent.length; ++i)
+        if (text[i] != recent.stored[i])
+            return false;
+    // Longer strings were interned cut to kMaxStringBytes, so only that prefix counts.
+    return recent.length == proto::kMaxStringBytes || text[recent.length] == '\0';
+}
+
+// Interns `text` (not null) and, with a buffer, remembers it as that thread's recent string.
+__attribute__((noinline)) std::uint32_t internAndRemember(ThreadBuffer* b,
+                                                          const char* text) noexcept
+{
+    auto& strings = collector()->strings();
+    const std::uint32_t id = strings.intern(text);
+    if (b && id != 0) {
+        const auto* entry = strings.entry(id);
+        b->recentString(text) = {text, entry->text, entry->length, id};
+    }
+    return id;
+}
+
+// `b` is the calling thread's buffer (its recent strings skip the table), or nullptr.
+inline std::uint32_t internA(ThreadBuffer* b, const char* text) noexcept
+{
+    if (!text)
+        return 0;
+    if (__builtin_expect(b != nullptr, 1)) {
+        const ThreadBuffer::RecentString& recent = b->recentString(text);
+        if (__builtin_expect(recent.text == text, 1) && sameText(recent, text))
+            return recent.id;
+    }
+    return internAndRemember(b, text);
 }
 
 std::uint32_t internW(const wchar_t* text) noexcept
@@ -76,13 +108,13 @@ std::uint32_t internW(const wchar_t* text) noexcept
     }
 }
 
-std::uint32_t messageOf(const nvtxEventAttributes_t* a) noexcept
+std::uint32_t messageOf(ThreadBuffer* b, const nvtxEventAttributes_t* a) noexcept
 {
     if (!a)
         return 0;
     switch (a->messageType) {
     case NVTX_MESSAGE_TYPE_ASCII:
-        return internA(a->message.ascii);
+        return internA(b, a->message.ascii);
     case NVTX_MESSAGE_TYPE_UNICODE:
         return internW(a->message.unicode);
     case NVTX_MESSAGE_TYPE_REGISTERED:
@@ -142,30 +174,34 @@ void payloadOf(const nvtxEventAttributes_t* a, std::uint32_t& kind, std::uint64_
     }
 }
 
-template <typename R> R header(proto::RecordType type)
+template <typename R> void setHeader(R& r, proto::RecordType type)
 {
-    R r;
     r.header = {static_cast<std::uint16_t>(type), static_cast<std::uint16_t>(sizeof(R))};
-    return r;
 }
 
 // ---- hot path -----------------------------------------------------------------------------
+//
+// `message(b)` gives the string id once the thread's buffer is known (its recent strings make
+// a repeated name cheap); the timestamp is taken after it, so interning is outside the range.
 
-int push(std::uint32_t domain, std::uint32_t message, const nvtxEventAttributes_t* a) noexcept
+template <typename Message>
+int push(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) noexcept
 {
     ThreadBuffer* b = collector()->threadBuffer();
-    if (!b)
+    if (__builtin_expect(!b, 0))
         return -1;
-    auto r = header<proto::PushRecord>(proto::RecordType::Push);
-    r.tid = b->tid();
-    r.timestamp = spanscope::collector::ticks();
-    r.domain = domain;
-    r.message = message;
-    r.category = categoryOf(a);
-    r.color = colorOf(a);
-    payloadOf(a, r.payloadKind, r.payload);
-    r.reserved = 0;
-    b->write(r);
+    const std::uint32_t id = message(b);
+    b->emplace<proto::PushRecord>([&](proto::PushRecord& r) {
+        setHeader(r, proto::RecordType::Push);
+        r.tid = b->tid();
+        r.domain = domain;
+        r.message = id;
+        r.category = categoryOf(a);
+        r.color = colorOf(a);
+        payloadOf(a, r.payloadKind, r.payload);
+        r.reserved = 0;
+        r.timestamp = spanscope::collector::ticks();
+    });
     return b->depth++;
 }
 
@@ -173,64 +209,86 @@ int pop(std::uint32_t domain) noexcept
 {
     const std::uint64_t now = spanscope::collector::ticks();
     ThreadBuffer* b = collector()->threadBuffer();
-    if (!b)
+    if (__builtin_expect(!b, 0))
         return -1;
-    auto r = header<proto::PopRecord>(proto::RecordType::Pop);
-    r.tid = b->tid();
-    r.timestamp = now;
-    r.domain = domain;
-    r.reserved = 0;
-    b->write(r);
+    b->emplace<proto::PopRecord>([&](proto::PopRecord& r) {
+        setHeader(r, proto::RecordType::Pop);
+        r.tid = b->tid();
+        r.timestamp = now;
+        r.domain = domain;
+        r.reserved = 0;
+    });
     return b->depth > 0 ? --b->depth : -1;
 }
 
-nvtxRangeId_t rangeStart(std::uint32_t domain, std::uint32_t message,
+template <typename Message>
+nvtxRangeId_t rangeStart(std::uint32_t domain, Message message,
                          const nvtxEventAttributes_t* a) noexcept
 {
     ThreadBuffer* b = collector()->threadBuffer();
-    if (!b)
+    if (__builtin_expect(!b, 0))
         return 0;
-    auto r = header<proto::RangeStartRecord>(proto::RecordType::RangeStart);
-    r.tid = b->tid();
-    r.rangeId = b->nextRangeId();
-    r.timestamp = spanscope::collector::ticks();
-    r.domain = domain;
-    r.message = message;
-    r.category = categoryOf(a);
-    r.color = colorOf(a);
-    b->write(r);
-    return r.rangeId;
+    const std::uint64_t rangeId = b->nextRangeId();
+    const std::uint32_t id = message(b);
+    b->emplace<proto::RangeStartRecord>([&](proto::RangeStartRecord& r) {
+        setHeader(r, proto::RecordType::RangeStart);
+        r.tid = b->tid();
+        r.rangeId = rangeId;
+        r.domain = domain;
+        r.message = id;
+        r.category = categoryOf(a);
+        r.color = colorOf(a);
+        r.timestamp = spanscope::collector::ticks();
+    });
+    return rangeId;
 }
 
 void rangeEnd(std::uint32_t domain, nvtxRangeId_t id) noexcept
 {
     const std::uint64_t now = spanscope::collector::ticks();
     ThreadBuffer* b = collector()->threadBuffer();
-    if (!b)
+    if (__builtin_expect(!b, 0))
         return;
-    auto r = header<proto::RangeEndRecord>(proto::RecordType::RangeEnd);
-    r.tid = b->tid();
-    r.rangeId = id;
-    r.timestamp = now;
-    r.domain = domain;
-    r.reserved = 0;
-    b->write(r);
+    b->emplace<proto::RangeEndRecord>([&](proto::RangeEndRecord& r) {
+        setHeader(r, proto::RecordType::RangeEnd);
+        r.tid = b->tid();
+        r.rangeId = id;
+        r.timestamp = now;
+        r.domain = domain;
+        r.reserved = 0;
+    });
 }
 
-void mark(std::uint32_t domain, std::uint32_t message, const nvtxEventAttributes_t* a) noexcept
+template <typename Message>
+void mark(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) noexcept
 {
-    const std::uint64_t now = spanscope::collector::ticks();
     ThreadBuffer* b = collector()->threadBuffer();
-    if (!b)
+    if (__builtin_expect(!b, 0))
         return;
-    auto r = header<proto::MarkRecord>(proto::RecordType::Mark);
-    r.tid = b->tid();
-    r.timestamp = now;
-    r.domain = domain;
-    r.message = message;
-    r.category = categoryOf(a);
-    r.color = colorOf(a);
-    b->write(r);
+    const std::uint32_t id = message(b);
+    b->emplace<proto::MarkRecord>([&](proto::MarkRecord& r) {
+        setHeader(r, proto::RecordType::Mark);
+        r.tid = b->tid();
+        r.domain = domain;
+        r.message = id;
+        r.category = categoryOf(a);
+        r.color = colorOf(a);
+        r.timestamp = spanscope::collector::ticks();
+    });
+}
+
+// The message sources the callbacks pass to push, rangeStart and mark.
+auto ascii(const char* m)
+{
+    return [m](ThreadBuffer* b) { return internA(b, m); };
+}
+auto wide(const wchar_t* m)
+{
+    return [m](ThreadBuffer*) { return internW(m); };
+}
+auto attributes(const nvtxEventAttributes_t* a)
+{
+    return [a](ThreadBuffer* b) { return messageOf(b, a); };
 }
 
 bool on() noexcept
@@ -243,29 +301,29 @@ bool on() noexcept
 void NVTX_API markEx(const nvtxEventAttributes_t* a)
 {
     if (on())
-        mark(0, messageOf(a), a);
+        mark(0, attributes(a), a);
 }
 void NVTX_API markA(const char* m)
 {
     if (on())
-        mark(0, internA(m), nullptr);
+        mark(0, ascii(m), nullptr);
 }
 void NVTX_API markW(const wchar_t* m)
 {
     if (on())
-        mark(0, internW(m), nullptr);
+        mark(0, wide(m), nullptr);
 }
 nvtxRangeId_t NVTX_API rangeStartEx(const nvtxEventAttributes_t* a)
 {
-    return on() ? rangeStart(0, messageOf(a), a) : 0;
+    return on() ? rangeStart(0, attributes(a), a) : 0;
 }
 nvtxRangeId_t NVTX_API rangeStartA(const char* m)
 {
-    return on() ? rangeStart(0, internA(m), nullptr) : 0;
+    return on() ? rangeStart(0, ascii(m), nullptr) : 0;
 }
 nvtxRangeId_t NVTX_API rangeStartW(const wchar_t* m)
 {
-    return on() ? rangeStart(0, internW(m), nullptr) : 0;
+    return on() ? rangeStart(0, wide(m), nullptr) : 0;
 }
 void NVTX_API rangeEndCore(nvtxRangeId_t id)
 {
@@ -274,15 +332,15 @@ void NVTX_API rangeEndCore(nvtxRangeId_t id)
 }
 int NVTX_API rangePushEx(const nvtxEventAttributes_t* a)
 {
-    return on() ? push(0, messageOf(a), a) : -1;
+    return on() ? push(0, attributes(a), a) : -1;
 }
 int NVTX_API rangePushA(const char* m)
 {
-    return on() ? push(0, internA(m), nullptr) : -1;
+    return on() ? push(0, ascii(m), nullptr) : -1;
 }
 int NVTX_API rangePushW(const wchar_t* m)
 {
-    return on() ? push(0, internW(m), nullptr) : -1;
+    return on() ? push(0, wide(m), nullptr) : -1;
 }
 int NVTX_API rangePop()
 {
@@ -291,7 +349,7 @@ int NVTX_API rangePop()
 void NVTX_API nameCategoryA(uint32_t category, const char* name)
 {
     if (on())
-        collector()->nameCategory(0, category, internA(name));
+        collector()->nameCategory(0, category, internA(nullptr, name));
 }
 void NVTX_API nameCategoryW(uint32_t category, const wchar_t* name)
 {
@@ -301,7 +359,7 @@ void NVTX_API nameCategoryW(uint32_t category, const wchar_t* name)
 void NVTX_API nameOsThreadA(uint32_t tid, const char* name)
 {
     if (on())
-        collector()->nameThread(tid, internA(name));
+        collector()->nameThread(tid, internA(nullptr, name));
 }
 void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* name)
 {
@@ -314,11 +372,11 @@ void NVTX_API nameOsThreadW(uint32_t tid, const wchar_t* name)
 void NVTX_API domainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
 {
     if (on())
-        mark(domainOf(d), messageOf(a), a);
+        mark(domainOf(d), attributes(a), a);
 }
 nvtxRangeId_t NVTX_API domainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
 {
-    return on() ? rangeStart(domainOf(d), messageOf(a), a) : 0;
+    return on() ? rangeStart(domainOf(d), attributes(a), a) : 0;
 }
 void NVTX_API domainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id)
 {
@@ -327,7 +385,7 @@ void NVTX_API domainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id)
 }
 int NVTX_API domainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a)
 {
-    return on() ? push(domainOf(d), messageOf(a), a) : -1;
+    return on() ? push(domainOf(d), attributes(a), a) : -1;
 }
 int NVTX_API domainRangePop(nvtxDomainHandle_t d)
 {
@@ -336,7 +394,7 @@ int NVTX_API domainRangePop(nvtxDomainHandle_t d)
 void NVTX_API domainNameCategoryA(nvtxDomainHandle_t d, uint32_t category, const char* name)
 {
     if (on())
-        collector()->nameCategory(domainOf(d), category, internA(name));
+        collector()->nameCategory(domainOf(d), category, internA(nullptr, name));
 }
 void NVTX_API domainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const wchar_t* name)
 {
@@ -346,7 +404,7 @@ void NVTX_API domainNameCategoryW(nvtxDomainHandle_t d, uint32_t category, const
 nvtxStringHandle_t NVTX_API domainRegisterStringA(nvtxDomainHandle_t, const char* text)
 {
     // Registered strings share the one string table: the handle is the string id.
-    const std::uint32_t id = on() ? internA(text) : 0;
+    const std::uint32_t id = on() ? internA(nullptr, text) : 0;
     return reinterpret_cast<nvtxStringHandle_t>(static_cast<std::uintptr_t>(id));
 }
 nvtxStringHandle_t NVTX_API domainRegisterStringW(nvtxDomainHandle_t, const wchar_t* text)

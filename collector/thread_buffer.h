@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 
 namespace spanscope::collector {
 
@@ -30,14 +31,17 @@ public:
     // Small per-process index of the thread, used to make range ids unique without contention.
     std::uint32_t index() const { return m_index; }
 
-    // Producer only. Copies one whole record or counts a drop. A template so the copy has a
-    // constant size (a few vector moves) in the common, non-wrapping case.
-    template <typename Record> void write(const Record& record)
+    // Producer only. Writes one whole record, filled in by `fill(Record&)`, or counts a drop
+    // (then `fill` is not called). In the common, non-wrapping case `fill` writes straight
+    // into the ring: a record assembled on the stack and copied would be read back with wide
+    // loads over narrow stores, which stalls store forwarding on every call. `fill` must set
+    // every field.
+    template <typename Record, typename Fill> void emplace(Fill fill)
     {
         constexpr std::size_t size = sizeof(Record);
-        static_assert(size % 8 == 0 && size <= kCapacity);
+        static_assert(size % 8 == 0 && size <= kCapacity && alignof(Record) <= 8);
         const std::uint64_t head = m_head.load(std::memory_order_relaxed);
-        if (head + size - m_cachedTail > kCapacity) {
+        if (__builtin_expect(head + size - m_cachedTail > kCapacity, 0)) {
             m_cachedTail = m_tail.load(std::memory_order_acquire);
             if (head + size - m_cachedTail > kCapacity) {
                 m_dropped.store(m_dropped.load(std::memory_order_relaxed) + 1,
@@ -47,8 +51,10 @@ public:
         }
         const std::size_t at = head & (kCapacity - 1);
         if (__builtin_expect(at + size <= kCapacity, 1)) {
-            std::memcpy(m_data + at, &record, size);
+            fill(*::new (m_data + at) Record); // records are 8-byte multiples: `at` is aligned
         } else {
+            Record record;
+            fill(record);
             const std::size_t first = kCapacity - at;
             std::memcpy(m_data + at, &record, first);
             std::memcpy(m_data, reinterpret_cast<const char*>(&record) + first, size - first);
@@ -83,6 +89,24 @@ public:
 
     int depth = 0; // push/pop nesting level returned to the job; producer only
 
+    // Producer only: the strings this thread interned last, by address, so a name passed again
+    // (a string literal, usually) skips hashing and the table probe. `stored` is the interned
+    // copy (lives until the process ends): a hit also compares the text, because the job may
+    // reuse a buffer for another name.
+    struct RecentString
+    {
+        const char* text = nullptr; // the job's pointer
+        const char* stored = nullptr;
+        std::uint32_t length = 0; // bytes of `stored`
+        std::uint32_t id = 0;
+    };
+    static constexpr std::size_t kRecentStrings = 16; // power of two
+    RecentString& recentString(const char* text)
+    {
+        const auto at = reinterpret_cast<std::uintptr_t>(text);
+        return m_recentStrings[(at ^ (at >> 7)) & (kRecentStrings - 1)];
+    }
+
     // Set by the thread's TLS destructor; the sender frees the buffer once drained.
     std::atomic<bool> retired{false};
     // Sender only: dropped() when the sender last looked.
@@ -107,6 +131,7 @@ private:
     alignas(64) std::atomic<std::uint64_t> m_tail{0}; // consumer-owned
     const std::uint32_t m_tid;
     const std::uint32_t m_index;
+    RecentString m_recentStrings[kRecentStrings];
     alignas(64) char m_data[kCapacity];
 };
 

