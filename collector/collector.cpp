@@ -18,7 +18,7 @@ namespace spanscope::collector {
 namespace proto = spanscope::protocol;
 
 std::atomic<Collector*> Collector::s_instance{nullptr};
-thread_local ThreadBuffer* Collector::t_buffer = nullptr;
+constinit thread_local ThreadBuffer* Collector::t_buffer = nullptr;
 
 namespace {
 

@@ -81,7 +81,8 @@ private:
     void finish();
 
     static std::atomic<Collector*> s_instance;
-    static thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+    // constinit: other files read it without a TLS wrapper call (no dynamic initializer).
+    static constinit thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
 
     std::atomic<bool> m_enabled{false};
     int m_pid = 0;
