@@ -159,35 +159,34 @@ void SpanTreeWidget::rebuild()
 
 void SpanTreeWidget::showTree(std::shared_ptr<const model::SpanTree> tree)
 {
-    if (m_keepExpansion) {
-        // Remember what the user opened, by the names on the way down from the root.
+    // Walks down from the root into the nodes `descend` accepts (and calls it on each).
+    auto walk = [this](const auto& descend) {
         std::vector<QModelIndex> open{QModelIndex()};
         while (!open.empty()) {
             const QModelIndex parent = open.back();
             open.pop_back();
-            for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
-                const QModelIndex child = m_proxy->index(row, 0, parent);
-                if (m_view->isExpanded(child)) {
-                    m_expanded.insert(pathOf(child));
+            for (int row = 0; row < m_proxy->rowCount(parent); ++row)
+                if (const QModelIndex child = m_proxy->index(row, 0, parent); descend(child))
                     open.push_back(child);
-                }
-            }
         }
+    };
+    if (m_keepExpansion) {
+        // Remember what the user opened, by the names on the way down from the root.
+        walk([this](const QModelIndex& node) {
+            if (!m_view->isExpanded(node))
+                return false;
+            m_expanded.insert(pathOf(node));
+            return true;
+        });
     }
     m_model->setTree(m_capture, std::move(tree));
     if (m_keepExpansion && !m_expanded.isEmpty()) {
-        std::vector<QModelIndex> open{QModelIndex()};
-        while (!open.empty()) {
-            const QModelIndex parent = open.back();
-            open.pop_back();
-            for (int row = 0; row < m_proxy->rowCount(parent); ++row) {
-                const QModelIndex child = m_proxy->index(row, 0, parent);
-                if (m_expanded.contains(pathOf(child))) {
-                    m_view->expand(child);
-                    open.push_back(child);
-                }
-            }
-        }
+        walk([this](const QModelIndex& node) {
+            if (!m_expanded.contains(pathOf(node)))
+                return false;
+            m_view->expand(node);
+            return true;
+        });
     } else {
         m_view->expandToDepth(1); // lanes and their top-level ranges
     }

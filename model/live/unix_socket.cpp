@@ -26,18 +26,25 @@ bool makeAddress(const std::string& path, sockaddr_un& address, std::string& err
     return true;
 }
 
+// A stream socket and the address of `path` for it, or -1.
+int openSocket(const std::string& path, sockaddr_un& address, std::string& error)
+{
+    if (!makeAddress(path, address, error))
+        return -1;
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        error = std::string("cannot create a socket: ") + std::strerror(errno);
+    return fd;
+}
+
 } // namespace
 
 int listenUnix(const std::string& path, std::string& error, int backlog)
 {
     sockaddr_un address;
-    if (!makeAddress(path, address, error))
+    const int fd = openSocket(path, address, error);
+    if (fd < 0)
         return -1;
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        error = std::string("cannot create a socket: ") + std::strerror(errno);
-        return -1;
-    }
     ::unlink(path.c_str());
     if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
         ::listen(fd, backlog) != 0) {
@@ -51,13 +58,9 @@ int listenUnix(const std::string& path, std::string& error, int backlog)
 int connectUnix(const std::string& path, std::string& error)
 {
     sockaddr_un address;
-    if (!makeAddress(path, address, error))
+    const int fd = openSocket(path, address, error);
+    if (fd < 0)
         return -1;
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        error = std::string("cannot create a socket: ") + std::strerror(errno);
-        return -1;
-    }
     if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
         error = "cannot connect to " + path + ": " + std::strerror(errno);
         ::close(fd);

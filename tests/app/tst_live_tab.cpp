@@ -58,6 +58,19 @@ void saveScreenshot(QWidget* widget, const char* name)
         widget->grab().save(QDir(dir).filePath(QString::fromLatin1(name)));
 }
 
+// Launches spanscope-demo for `seconds` and waits until its first ranges are on screen.
+app::LiveTab* launchDemoAndWaitForView(app::MainWindow& window, int seconds)
+{
+    window.show();
+    app::LaunchSpec spec;
+    spec.program = SPANSCOPE_DEMO;
+    spec.arguments = {"--seconds", QString::number(seconds), "--quiet"};
+    app::LiveTab* tab = window.launchJob(spec);
+    if (!tab || !QTest::qWaitFor([tab] { return tab->view() != nullptr; }, kJobTimeoutMs))
+        return nullptr;
+    return tab;
+}
+
 bool waitUntilOver(app::LiveTab* tab, int ms = kJobTimeoutMs)
 {
     return QTest::qWaitFor([tab] { return !tab->isLive(); }, ms);
@@ -142,13 +155,8 @@ private slots:
     void stopEndsALongJob()
     {
         RecordingMainWindow window;
-        window.show();
-        app::LaunchSpec spec;
-        spec.program = SPANSCOPE_DEMO;
-        spec.arguments = {"--seconds", "60", "--quiet"};
-        app::LiveTab* tab = window.launchJob(spec);
+        app::LiveTab* tab = launchDemoAndWaitForView(window, 60);
         QVERIFY(tab);
-        QVERIFY(QTest::qWaitFor([tab] { return tab->view() != nullptr; }, kJobTimeoutMs));
         QVERIFY(tab->stopButton()->isEnabled());
         QTest::mouseClick(tab->stopButton(), Qt::LeftButton);
         QVERIFY(waitUntilOver(tab, 10'000));
@@ -164,13 +172,8 @@ private slots:
     void detachLeavesTheJobRunning()
     {
         RecordingMainWindow window;
-        window.show();
-        app::LaunchSpec spec;
-        spec.program = SPANSCOPE_DEMO;
-        spec.arguments = {"--seconds", "3", "--quiet"};
-        app::LiveTab* tab = window.launchJob(spec);
+        app::LiveTab* tab = launchDemoAndWaitForView(window, 3);
         QVERIFY(tab);
-        QVERIFY(QTest::qWaitFor([tab] { return tab->view() != nullptr; }, kJobTimeoutMs));
         QTest::mouseClick(tab->detachButton(), Qt::LeftButton);
         QVERIFY(waitUntilOver(tab, 10'000));
         QCOMPARE(tab->state(), app::LiveTab::State::Detached);
