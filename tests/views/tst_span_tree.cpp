@@ -227,6 +227,61 @@ work 1 0 40 task=3
         }
     }
 
+    void liveUpdatesKeepFiltersAndExpansion()
+    {
+        auto capture = nestedCapture();
+        addCategories(*capture);
+        views::SpanTreeWidget widget;
+        widget.resize(700, 400);
+        widget.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&widget));
+        widget.setCapture(capture);
+        widget.domainFilter()->setCurrentIndex(1); // default
+        QTreeView* view = widget.treeView();
+        const QModelIndex lane = view->model()->index(0, 0);
+        const QModelIndex main = view->model()->index(0, 0, lane);
+        const QModelIndex step = view->model()->index(0, 0, main);
+        QCOMPARE(step.data().toString(), QStringLiteral("step"));
+        QVERIFY(!view->isExpanded(step));
+        view->expand(step);
+
+        // A newer snapshot of the same, grown capture: one more step under main.
+        auto grown = buildCapture(R"(
+main 0 0 100 thread=0
+step 0 10 30 thread=0
+step 0 40 70 thread=0
+step 0 72 75 thread=0
+io 0 15 20 thread=0
+io 0 45 50 thread=0
+io 0 80 90 thread=0
+)");
+        model::computeNesting(*grown);
+        addCategories(*grown);
+        grown->nvtx.callDomains.push_back(0);
+        grown->nvtx.callCategories.push_back(1);
+        widget.setCapture(grown, true);
+        QCOMPARE(widget.domainFilter()->currentIndex(), 1);
+        const QModelIndex grownMain = view->model()->index(0, 0, view->model()->index(0, 0));
+        const QModelIndex grownStep = view->model()->index(0, 0, grownMain);
+        QCOMPARE(grownStep.data().toString(), QStringLiteral("step"));
+        QCOMPARE(grownStep.siblingAtColumn(views::SpanTreeModel::CallsColumn).data().toString(),
+                 QStringLiteral("3"));
+        QVERIFY(view->isExpanded(grownStep)); // what the user opened stays open
+
+        // While hidden, updates wait: the tree is rebuilt when shown, with the same state.
+        widget.hide();
+        QSignalSpy updated(&widget, &views::SpanTreeWidget::treeUpdated);
+        widget.setCapture(capture, true);
+        QCOMPARE(updated.count(), 0);
+        widget.show();
+        QCOMPARE(updated.count(), 1);
+        const QModelIndex shownStep =
+            view->model()->index(0, 0, view->model()->index(0, 0, view->model()->index(0, 0)));
+        QCOMPARE(shownStep.siblingAtColumn(views::SpanTreeModel::CallsColumn).data().toString(),
+                 QStringLiteral("2"));
+        QVERIFY(view->isExpanded(shownStep));
+    }
+
     void widgetRebuildsOnWorkerLatestWins()
     {
         auto capture = nestedCapture();

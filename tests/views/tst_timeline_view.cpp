@@ -163,6 +163,49 @@ private slots:
         QCOMPARE(view.drawList().callsInView, uint64_t(5044));
     }
 
+    void zoomFollowsAGrowingRun()
+    {
+        views::TimelineZoom zoom;
+        zoom.setRun(0, 100'000);
+        zoom.updateRun(0, 200'000); // showing it all: keeps showing it all
+        QCOMPARE(zoom.start(), int64_t(0));
+        QCOMPARE(zoom.end(), int64_t(200'000));
+        zoom.setRange(150'000, 200'000);
+        zoom.updateRun(0, 300'000); // showing the end: follows it, same span
+        QCOMPARE(zoom.start(), int64_t(250'000));
+        QCOMPARE(zoom.end(), int64_t(300'000));
+        zoom.setRange(10'000, 30'000);
+        zoom.updateRun(0, 400'000); // anywhere else: stays
+        QCOMPARE(zoom.start(), int64_t(10'000));
+        QCOMPARE(zoom.end(), int64_t(30'000));
+    }
+
+    void liveUpdateKeepsViewLanesAndSearch()
+    {
+        SPANSCOPE_LOAD(loaded, writeThreadedFile());
+        auto index = model::TimelineIndex::build(*loaded.capture);
+        views::TimelineView view;
+        view.resize(800, 400);
+        view.setCapture(loaded.capture, index);
+        view.setLaneFilter(QRegularExpression("worker"));
+        view.setSearchPattern(QRegularExpression("flush"));
+        view.setHighlightRegion(2);
+        view.zoom()->setRange(1'100'000, 1'600'000);
+        QTRY_VERIFY(view.frameUpToDate());
+        const uint64_t inView = view.drawList().callsInView;
+
+        // The same capture again as a newer snapshot: nothing the user set is lost.
+        auto newer = model::TimelineIndex::build(*loaded.capture);
+        view.updateCapture(loaded.capture, newer);
+        QTRY_VERIFY(view.frameUpToDate());
+        QCOMPARE(view.zoom()->start(), int64_t(1'100'000));
+        QCOMPARE(view.zoom()->end(), int64_t(1'600'000));
+        QCOMPARE(view.drawList().callsInView, inView); // worker lane only, same window
+        QCOMPARE(view.searchMatchCount(), uint64_t(4));
+        QCOMPARE(view.highlightRegion(), 2);
+        QVERIFY(view.findNext(true));
+    }
+
     void emptyCaptureShowsMessage()
     {
         views::TimelineView view;
