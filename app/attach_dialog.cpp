@@ -1,11 +1,16 @@
 #include "attach_dialog.h"
 
+#include "span_budget_box.h"
+
 #include <QDateTime>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -15,6 +20,7 @@ namespace spanscope::app {
 namespace {
 
 constexpr int kRefreshMs = 1000;
+const QString kBudgetKey = QStringLiteral("attach/spanBudget");
 
 QString waitedText(int64_t since)
 {
@@ -48,12 +54,20 @@ AttachDialog::AttachDialog(QWidget* parent) : QDialog(parent)
     m_note->setObjectName(QStringLiteral("attachNote"));
     m_note->setWordWrap(true);
     layout->addWidget(m_note);
+    auto* form = new QFormLayout;
+    m_budget = createSpanBudgetBox();
+    m_budget->setValue(QSettings().value(kBudgetKey, 0.0).toDouble());
+    form->addRow(tr("Span &budget:"), m_budget);
+    layout->addLayout(form);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Attach"));
     auto* refreshButton = m_buttons->addButton(tr("&Refresh"), QDialogButtonBox::ActionRole);
     layout->addWidget(m_buttons);
 
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
+        QSettings().setValue(kBudgetKey, m_budget->value());
+        accept();
+    });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(refreshButton, &QPushButton::clicked, this, &AttachDialog::refresh);
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &AttachDialog::updateButtons);
@@ -106,6 +120,11 @@ std::optional<model::live::WaitingJob> AttachDialog::selectedJob() const
     if (index < 0 || size_t(index) >= m_jobs.size())
         return std::nullopt;
     return m_jobs[size_t(index)];
+}
+
+double AttachDialog::maxSpansPerSecond() const
+{
+    return m_budget->value();
 }
 
 void AttachDialog::updateButtons()

@@ -11,6 +11,7 @@
 #include <vector>
 
 class QDialogButtonBox;
+class QDoubleSpinBox;
 class QLabel;
 class QTreeWidget;
 
@@ -27,6 +28,8 @@ public:
     // Reads the registry again (also every second on its own).
     void refresh();
     std::optional<model::live::WaitingJob> selectedJob() const;
+    // Spans per second per process the viewer keeps (0 = all); remembered (QSettings).
+    double maxSpansPerSecond() const;
     QTreeWidget* jobList() const { return m_list; }
 
 private:
@@ -35,6 +38,7 @@ private:
     std::vector<model::live::WaitingJob> m_jobs;
     QTreeWidget* m_list = nullptr;
     QLabel* m_note = nullptr;
+    QDoubleSpinBox* m_budget = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };
 

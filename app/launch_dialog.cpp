@@ -1,5 +1,7 @@
 #include "launch_dialog.h"
 
+#include "span_budget_box.h"
+
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -76,16 +78,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     m_environment->setObjectName(QStringLiteral("launchEnvironment"));
     m_environment->setPlaceholderText(tr("KEY=VALUE, one per line, added to the viewer's own"));
     m_environment->setFixedHeight(m_environment->fontMetrics().lineSpacing() * 5);
-    m_budget = new QDoubleSpinBox;
-    m_budget->setObjectName(QStringLiteral("launchBudget"));
-    m_budget->setRange(0, 1e9);
-    m_budget->setDecimals(0);
-    m_budget->setSingleStep(10000);
-    m_budget->setSpecialValueText(tr("unlimited"));
-    m_budget->setSuffix(tr(" spans/s"));
-    m_budget->setToolTip(tr("Keeps the viewer responsive under a flood of ranges: whole "
-                            "top-level trees are kept or left out, and what was left out is "
-                            "counted"));
+    m_budget = createSpanBudgetBox();
     form->addRow(tr("&Program:"), withButton(m_program, browseProgram));
     form->addRow(tr("&Arguments:"), m_arguments);
     form->addRow(tr("&Working directory:"), withButton(m_directory, browseDirectory));

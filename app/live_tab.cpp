@@ -218,11 +218,11 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
     return model::Ok{};
 }
 
-model::Status LiveTab::attach(const model::live::WaitingJob& job)
+model::Status LiveTab::attach(const model::live::WaitingJob& job, double maxSpansPerSecond)
 {
     m_commandLine = QString::fromStdString(job.command);
     m_title = QFileInfo(m_commandLine.section(QLatin1Char(' '), 0, 0)).fileName();
-    if (auto started = startIngest(0); !started)
+    if (auto started = startIngest(maxSpansPerSecond); !started)
         return started;
     auto attached = model::live::attachToJob(job, m_ingest->socketPath());
     if (!attached) {
@@ -270,8 +270,9 @@ void LiveTab::takeUpdate()
         std::lock_guard lock(m_pendingMutex);
         update = std::move(m_pending);
     }
-    if (update)
-        showUpdate(*update);
+    if (!update)
+        return;
+    showUpdate(*update);
     m_last = std::move(update);
     if (m_last && m_last->final) {
         const bool detached = m_last->endReason.rfind("detached", 0) == 0;

@@ -56,8 +56,8 @@ public:
     // Starts the job under spanscope-run --connect (next to this executable, or
     // $SPANSCOPE_RUN). The error names what could not be started.
     model::Status launch(const LaunchSpec& spec);
-    // Asks a waiting job to run and stream here.
-    model::Status attach(const model::live::WaitingJob& job);
+    // Asks a waiting job to run and stream here; `maxSpansPerSecond` as in LaunchSpec.
+    model::Status attach(const model::live::WaitingJob& job, double maxSpansPerSecond = 0);
 
     State state() const { return m_state; }
     bool isLive() const { return m_state == State::Waiting || m_state == State::Recording; }

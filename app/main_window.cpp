@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateState);
     connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openDialog);
+    connect(m_welcome, &WelcomePage::launchRequested, this, &MainWindow::launchDialog);
     connect(m_welcome, &WelcomePage::recentFileActivated, this, &MainWindow::openFile);
     connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
 

@@ -63,7 +63,7 @@ public:
     // Live captures (main_window_live.cpp). Each opens a tab of its own and returns it, or
     // reports the error through showError() and returns null.
     LiveTab* launchJob(const LaunchSpec& spec);
-    LiveTab* attachJob(const model::live::WaitingJob& job);
+    LiveTab* attachJob(const model::live::WaitingJob& job, double maxSpansPerSecond = 0);
     LiveTab* liveTab(int index) const;
     // True while a live tab still receives (waiting or recording).
     bool hasLiveCaptures() const;

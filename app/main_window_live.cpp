@@ -83,13 +83,13 @@ void MainWindow::attachDialog()
     if (dialog.exec() != QDialog::Accepted)
         return;
     if (const auto job = dialog.selectedJob())
-        attachJob(*job);
+        attachJob(*job, dialog.maxSpansPerSecond());
 }
 
-LiveTab* MainWindow::attachJob(const model::live::WaitingJob& job)
+LiveTab* MainWindow::attachJob(const model::live::WaitingJob& job, double maxSpansPerSecond)
 {
     auto* tab = new LiveTab;
-    if (auto attached = tab->attach(job); !attached) {
+    if (auto attached = tab->attach(job, maxSpansPerSecond); !attached) {
         delete tab;
         const QString message = QString::fromStdString(attached.error().toString());
         const QString command = QString::fromStdString(job.command);

@@ -33,7 +33,7 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     titleFont.setBold(true);
     title->setFont(titleFont);
     title->setAlignment(Qt::AlignCenter);
-    auto* subtitle = new QLabel(tr("Region statistics of scope-profiler HDF5 files"));
+    auto* subtitle = new QLabel(tr("Timelines and statistics of region files and live NVTX captures"));
     subtitle->setAlignment(Qt::AlignCenter);
     subtitle->setEnabled(false);
 
@@ -43,6 +43,10 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     open->setDefault(true);
     open->setMinimumHeight(open->sizeHint().height() + 10);
     auto* hint = new QLabel(tr("or drop .h5 files onto this window (Ctrl+O opens too)"));
+    auto* launch = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay),
+                                   tr("Launch a program and watch it live…"));
+    launch->setObjectName(QStringLiteral("welcomeLaunch"));
+    launch->setMinimumHeight(launch->sizeHint().height() + 10);
     hint->setAlignment(Qt::AlignCenter);
     hint->setEnabled(false);
 
@@ -62,6 +66,8 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     layout->addSpacing(16);
     layout->addWidget(open);
     layout->addWidget(hint);
+    layout->addSpacing(8);
+    layout->addWidget(launch);
     layout->addSpacing(16);
     layout->addWidget(m_recentTitle);
     layout->addWidget(m_recent);
@@ -71,6 +77,7 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     outer->addStretch(2);
 
     connect(open, &QPushButton::clicked, this, &WelcomePage::openRequested);
+    connect(launch, &QPushButton::clicked, this, &WelcomePage::launchRequested);
     // A click opens, like a link; Enter too. Opening a file twice only switches to its tab.
     const auto activate = [this](QListWidgetItem* item) {
         emit recentFileActivated(item->data(Qt::UserRole).toString());

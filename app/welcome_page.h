@@ -21,6 +21,7 @@ public:
 
 signals:
     void openRequested();
+    void launchRequested();
     void recentFileActivated(const QString& path);
 
 private:

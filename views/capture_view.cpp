@@ -239,7 +239,7 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
 
     m_details->setCapture(capture);
     m_metadataModel->setCapture(capture);
-    m_histogram->setCapture(capture);
+    m_histogram->setCapture(capture, update);
     m_gpuWall->setCapture(capture, summary);
     m_spanTree->setCapture(capture, update);
     m_model->setCapture(std::move(capture), std::move(summary));

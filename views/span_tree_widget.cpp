@@ -74,6 +74,8 @@ QStringList pathOf(QModelIndex index)
 void SpanTreeWidget::setCapture(std::shared_ptr<const model::Capture> capture, bool update)
 {
     m_capture = std::move(capture);
+    // A growing capture is rebuilt about ten times a second: always off the GUI thread.
+    m_live = update;
     const QVariant domain = m_domains->currentData(), category = m_categories->currentData();
     fillFilters();
     if (update) {
@@ -142,7 +144,7 @@ void SpanTreeWidget::rebuild()
         return;
     }
     const model::SpanTreeFilter filter = currentFilter();
-    if (m_capture->events.size() <= m_asyncThreshold) {
+    if (m_capture->events.size() <= m_asyncThreshold && !m_live) {
         showTree(std::make_shared<const model::SpanTree>(model::buildSpanTree(*m_capture, filter)));
         return;
     }

@@ -31,8 +31,8 @@ public:
     ~SpanTreeWidget() override;
 
     // Shows a new snapshot (may be null); resets the filters. With `update` (a newer
-    // snapshot of a growing capture) the filters and expanded nodes stay, and a hidden
-    // tree waits until it is shown to rebuild.
+    // snapshot of a growing capture) the filters and expanded nodes stay, a hidden tree
+    // waits until it is shown to rebuild, and every rebuild runs on a worker.
     void setCapture(std::shared_ptr<const model::Capture> capture, bool update = false);
     // The filter the controls describe now.
     model::SpanTreeFilter currentFilter() const;
@@ -71,6 +71,7 @@ private:
     // Latest wins: a finished build whose generation is not the current one is dropped.
     quint64 m_generation = 0;
     size_t m_asyncThreshold = kAsyncCallThreshold;
+    bool m_live = false;            // the capture grows: every rebuild on a worker
     bool m_stale = false;           // an update arrived while hidden
     bool m_keepExpansion = false;   // the next tree shown restores m_expanded
     QSet<QStringList> m_expanded;   // names from the root of each expanded node

@@ -88,6 +88,7 @@ NvtxCounts JobAssembler::counts() const
 std::shared_ptr<Capture> JobAssembler::snapshot() const
 {
     std::vector<ProcessCapture> processes;
+    std::shared_ptr<Capture> only; // the first process's capture, returned as is when alone
     for (const auto& s : m_streams) {
         // Nothing decoded yet (connected, or the first frame still on its way): left out,
         // unless the stream ended that way, which its warning must say.
@@ -100,6 +101,8 @@ std::shared_ptr<Capture> JobAssembler::snapshot() const
                 {"the viewer detached while the process was running; what it recorded later "
                  "was not captured",
                  {}});
+        if (!only)
+            only = capture;
         processes.push_back({pid ? uint32_t(pid->integer) : 0u, std::move(capture)});
     }
     if (processes.empty()) {
@@ -108,6 +111,8 @@ std::shared_ptr<Capture> JobAssembler::snapshot() const
             nothing.finish();
         return nothing.snapshot();
     }
+    if (processes.size() == 1) // already rank 0: no copy
+        return only;
     return mergeProcesses(processes);
 }
 

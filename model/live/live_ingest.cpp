@@ -94,20 +94,24 @@ LiveIngest::~LiveIngest()
         ::rmdir(m_directory.c_str());
 }
 
+void LiveIngest::wakeIngest()
+{
+    const uint64_t one = 1;
+    if (m_wake >= 0) {
+        [[maybe_unused]] auto n = ::write(m_wake, &one, sizeof one);
+    }
+}
+
 void LiveIngest::jobExited()
 {
     m_jobExited = true;
-    const uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(m_wake, &one, sizeof one);
+    wakeIngest();
 }
 
 void LiveIngest::detach()
 {
     m_detach = true;
-    const uint64_t one = 1;
-    if (m_wake >= 0) {
-        [[maybe_unused]] auto n = ::write(m_wake, &one, sizeof one);
-    }
+    wakeIngest();
 }
 
 void LiveIngest::submit(bool final, const std::string& endReason)
@@ -157,9 +161,12 @@ void LiveIngest::ingestLoop()
         fds.push_back({m_listen, POLLIN, 0});
         for (const auto& c : connections)
             fds.push_back({c.fd, POLLIN, 0});
+        // Nothing new to show: sleep until data comes (or the next pid check).
         const auto untilSnapshot =
             std::chrono::duration_cast<std::chrono::milliseconds>(nextSnapshot - Clock::now());
-        const int timeout = int(std::clamp<int64_t>(untilSnapshot.count(), 1, kPidCheckMs));
+        const int timeout = m_job->version() == shownVersion
+                                ? kPidCheckMs
+                                : int(std::clamp<int64_t>(untilSnapshot.count(), 1, kPidCheckMs));
         if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR)
             break;
         if (fds[0].revents & POLLIN) {

@@ -73,6 +73,7 @@ public:
 
 private:
     LiveIngest() = default;
+    void wakeIngest();
     void ingestLoop();
     void analysisLoop();
     // Hands a snapshot to the analysis thread; waits for it to be free if `final`.

@@ -224,6 +224,27 @@ private slots:
         QCOMPARE(job.exitCode(), 0);
     }
 
+    void jobKilledMidCaptureKeepsWhatArrived()
+    {
+        Updates updates;
+        auto ingest = startIngest(updates);
+        QVERIFY(ingest);
+        QProcess job;
+        startTool(job, {"--connect", QString::fromStdString(ingest->socketPath()), "--",
+                        SPANSCOPE_DEMO, "--seconds", "30", "--quiet"});
+        QVERIFY(job.waitForStarted());
+        ingest->watchPid(int(job.processId())); // spanscope-run execs into the job
+        QVERIFY(updates.waitFor([](const live::LiveUpdate& u) { return u.counts.calls > 100; }));
+        ::kill(pid_t(job.processId()), SIGKILL);
+        QVERIFY(job.waitForFinished(kJobTimeoutMs)); // reaped: the pid watch sees it gone
+        const auto final = updates.waitFinal();
+        QVERIFY(final);
+        QCOMPARE(final->endReason, std::string("the job ended"));
+        QVERIFY(final->counts.calls > 100);
+        const std::string warnings = warningsText(*final->loaded.capture);
+        QVERIFY2(warnings.find("no end frame") != std::string::npos, warnings.c_str());
+    }
+
     void malformedStreamIsNamedAndKept()
     {
         Updates updates;

@@ -156,6 +156,7 @@ private slots:
     void histogramAggregateMessage();
     void histogramWaitsUntilShown();
     void histogramWorkerLatestWins();
+    void histogramLiveUpdateKeepsThePlot();
     void scatterClickEmitsEvent();
     void noGpuMessage();
     void csvExports();
@@ -426,6 +427,47 @@ void TestPlots::histogramWorkerLatestWins()
     snapshot(histogram, "histogram-widget");
     histogram.setCumulative(true);
     snapshot(histogram, "histogram-cdf-widget");
+}
+
+void TestPlots::histogramLiveUpdateKeepsThePlot()
+{
+    const Snapshot s = summarize(realisticGpuRun(3000));
+    views::DurationHistogram histogram;
+    histogram.resize(900, 360);
+    histogram.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&histogram));
+    histogram.setCapture(s.capture);
+    histogram.setAsyncThreshold(100); // binned on the worker, as a big live region is
+    QSignalSpy shown(&histogram, &views::DurationHistogram::distributionShown);
+    const uint32_t step = uint32_t(findRegion(*s.capture, "solver.step"));
+    histogram.showRegion(step, rowsOf(*s.capture, "solver.step"), std::nullopt);
+    QVERIFY(shown.wait(5000));
+
+    // A newer snapshot: the old plot stays on screen while the new one is binned. Every pool
+    // thread waits meanwhile, so the binning cannot finish before it is looked at.
+    QThreadPool* pool = QThreadPool::globalInstance();
+    QSemaphore gate;
+    for (int i = 0; i < pool->maxThreadCount(); ++i)
+        pool->start([&gate] { gate.acquire(); });
+    histogram.setCapture(s.capture, true);
+    histogram.showRegion(step, rowsOf(*s.capture, "solver.step"), std::nullopt);
+    QVERIFY(histogram.isComputing());
+    QVERIFY(histogram.distribution() != nullptr);
+    QCOMPARE(histogram.message(), QString());
+    gate.release(pool->maxThreadCount());
+    QVERIFY(shown.wait(5000));
+    QCOMPARE(histogram.distribution()->calls, uint64_t(6000));
+
+    // Another region after an update is a new plot: the message says it is being binned.
+    histogram.setCapture(s.capture, true);
+    for (int i = 0; i < pool->maxThreadCount(); ++i)
+        pool->start([&gate] { gate.acquire(); });
+    histogram.showRegion(uint32_t(findRegion(*s.capture, "io.checkpoint")),
+                         rowsOf(*s.capture, "io.checkpoint"), std::nullopt);
+    QVERIFY(histogram.distribution() == nullptr);
+    QVERIFY(histogram.message().startsWith(QStringLiteral("Binning")));
+    gate.release(pool->maxThreadCount());
+    QVERIFY(shown.wait(5000));
 }
 
 void TestPlots::scatterClickEmitsEvent()

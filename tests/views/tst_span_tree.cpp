@@ -259,7 +259,9 @@ io 0 80 90 thread=0
         addCategories(*grown);
         grown->nvtx.callDomains.push_back(0);
         grown->nvtx.callCategories.push_back(1);
+        QSignalSpy rebuilt(&widget, &views::SpanTreeWidget::treeUpdated);
         widget.setCapture(grown, true);
+        QVERIFY(rebuilt.wait(5000)); // live updates are built on a worker
         QCOMPARE(widget.domainFilter()->currentIndex(), 1);
         const QModelIndex grownMain = view->model()->index(0, 0, view->model()->index(0, 0));
         const QModelIndex grownStep = view->model()->index(0, 0, grownMain);
@@ -274,6 +276,7 @@ io 0 80 90 thread=0
         widget.setCapture(capture, true);
         QCOMPARE(updated.count(), 0);
         widget.show();
+        QVERIFY(updated.wait(5000));
         QCOMPARE(updated.count(), 1);
         const QModelIndex shownStep =
             view->model()->index(0, 0, view->model()->index(0, 0, view->model()->index(0, 0)));

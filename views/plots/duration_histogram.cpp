@@ -17,6 +17,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <qcustomplot.h>
 
 namespace spanscope::views {
@@ -111,15 +112,20 @@ QString DurationHistogram::message() const
     return m_frame->message();
 }
 
-void DurationHistogram::setCapture(std::shared_ptr<const model::Capture> capture)
+void DurationHistogram::setCapture(std::shared_ptr<const model::Capture> capture, bool update)
 {
     m_capture = std::move(capture);
+    if (update && m_region && m_distribution) {
+        m_updating = true; // the caller shows the selected region again
+        return;
+    }
     clearRegion();
 }
 
 void DurationHistogram::showRegion(uint32_t region, std::span<const uint32_t> rows,
                                    std::optional<int32_t> rank)
 {
+    m_inPlace = std::exchange(m_updating, false) && m_region == region && m_rank == rank;
     m_region = region;
     m_rows.assign(rows.begin(), rows.end());
     m_rank = rank;
@@ -128,6 +134,7 @@ void DurationHistogram::showRegion(uint32_t region, std::span<const uint32_t> ro
 
 void DurationHistogram::clearRegion()
 {
+    m_updating = m_inPlace = false;
     m_region.reset();
     m_rows.clear();
     m_rank.reset();
@@ -156,10 +163,13 @@ void DurationHistogram::refresh()
     ++m_generation; // whatever a worker is still computing is now outdated
     m_computing = false;
     m_stale = false;
-    m_distribution.reset();
-    replot();
-    m_title->setText(scopeText());
-    m_title->setToolTip(m_title->text());
+    const bool inPlace = std::exchange(m_inPlace, false) && m_distribution;
+    if (!inPlace) {
+        m_distribution.reset();
+        replot();
+        m_title->setText(scopeText());
+        m_title->setToolTip(m_title->text());
+    }
     if (!m_capture || !m_region) {
         m_frame->showMessage(tr("Select a region in the table to see how long its calls take."));
         return;
@@ -184,7 +194,8 @@ void DurationHistogram::refresh()
         return;
     }
     m_computing = true;
-    m_frame->showMessage(tr("Binning %1 calls…").arg(QLocale().toString(qulonglong(calls))));
+    if (!inPlace)
+        m_frame->showMessage(tr("Binning %1 calls…").arg(QLocale().toString(qulonglong(calls))));
     const uint64_t generation = m_generation;
     // The continuation runs on the GUI thread, and not at all once this widget is gone.
     QtConcurrent::run(std::move(compute))

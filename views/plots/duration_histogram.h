@@ -37,8 +37,10 @@ public:
     explicit DurationHistogram(QWidget* parent = nullptr);
     ~DurationHistogram() override;
 
-    // The capture whose regions will be shown; clears the plot. May be null.
-    void setCapture(std::shared_ptr<const model::Capture> capture);
+    // The capture whose regions will be shown; clears the plot. May be null. With `update`
+    // (a newer snapshot of a growing capture) the plot stays until the caller shows the
+    // same region again and its new distribution is ready: no "Binning" flashes at 10 Hz.
+    void setCapture(std::shared_ptr<const model::Capture> capture, bool update = false);
     // Plots the closed calls of `region` over capture rows `rows`; `rank` is the rank of a
     // single row, empty when the rows are pooled over ranks.
     void showRegion(uint32_t region, std::span<const uint32_t> rows, std::optional<int32_t> rank);
@@ -91,6 +93,8 @@ private:
     uint64_t m_generation = 0;
     bool m_computing = false;
     bool m_stale = false;
+    bool m_updating = false; // setCapture(update): the next showRegion may refresh in place
+    bool m_inPlace = false;  // the refresh keeps the plot shown until the new one is ready
     std::shared_ptr<const DurationDistribution> m_distribution;
 
     QLabel* m_title = nullptr;
