@@ -30,10 +30,16 @@
 //   turns records into spans (a fresh assembler per iteration; snapshot() not included).
 //   events_per_second, ns_per_event   timed records, as for BM_Decode
 //   spans                             ranges the assembler recorded per iteration
+// BM_LiveSnapshot: what a live update costs besides ingest: NvtxAssembler::snapshot() of the
+//   assembled stream (on the ingest thread: no reading meanwhile) and analyzeCapture()
+//   (nesting, statistics, timeline index; on the analysis thread). /0 demo, /1 push/pop.
+//   snapshot_ns_per_span, analysis_ns_per_span, spans
+//   The live interval stretches to 4x the snapshot's cost (model/live/live_ingest.h).
 // Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
 
 #include "bench_support.h"
+#include "model/capture_loader.h"
 #include "model/live/nvtx_assembler.h"
 #include "protocol/spanscope_decoder.h"
 
@@ -382,6 +388,33 @@ void BM_Ingest(benchmark::State& state)
     state.counters["spans"] = spans;
 }
 
+void BM_LiveSnapshot(benchmark::State& state)
+{
+    const std::string& bytes = recordedStream(int(state.range(0)));
+    model::live::NvtxAssembler assembler;
+    if (bytes.empty() || !decode(bytes, assembler).empty()) {
+        state.SkipWithError("could not record or decode a stream");
+        return;
+    }
+    double snapshotNs = 0, analysisNs = 0;
+    for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto capture = assembler.snapshot();
+        const auto t1 = std::chrono::steady_clock::now();
+        auto analyzed = model::analyzeCapture(capture, model::ProgressRange(nullptr, 0, 1),
+                                              model::LoadOptions{true});
+        const auto t2 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(analyzed);
+        snapshotNs += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        analysisNs += std::chrono::duration<double, std::nano>(t2 - t1).count();
+    }
+    const double spans = double(assembler.counts().calls);
+    const double n = spans * double(state.iterations());
+    state.counters["snapshot_ns_per_span"] = snapshotNs / n;
+    state.counters["analysis_ns_per_span"] = analysisNs / n;
+    state.counters["spans"] = spans;
+}
+
 } // namespace
 
 BENCHMARK(BM_PushPop)
@@ -392,6 +425,7 @@ BENCHMARK(BM_PushPop)
     ->Iterations(3);
 BENCHMARK(BM_Decode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Ingest)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LiveSnapshot)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
