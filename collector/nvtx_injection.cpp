@@ -191,17 +191,23 @@ int push(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) 
     if (__builtin_expect(!b, 0))
         return -1;
     const std::uint32_t id = message(b);
-    b->emplace<proto::PushRecord>([&](proto::PushRecord& r) {
-        setHeader(r, proto::RecordType::Push);
-        r.tid = b->tid();
-        r.domain = domain;
-        r.message = id;
-        r.category = categoryOf(a);
-        r.color = colorOf(a);
-        payloadOf(a, r.payloadKind, r.payload);
-        r.reserved = 0;
-        r.timestamp = spanscope::collector::ticks();
-    });
+    const int level = b->depth;
+    const bool written = b->emplace<proto::PushRecord>(
+        b->popReserve() + sizeof(proto::PopRecord), [&](proto::PushRecord& r) {
+            setHeader(r, proto::RecordType::Push);
+            r.tid = b->tid();
+            r.domain = domain;
+            r.message = id;
+            r.category = categoryOf(a);
+            r.color = colorOf(a);
+            payloadOf(a, r.payloadKind, r.payload);
+            r.reserved = 0;
+            r.timestamp = spanscope::collector::ticks();
+        });
+    if (__builtin_expect(written, 1))
+        b->pushRecorded(sizeof(proto::PopRecord));
+    else
+        b->pushDropped(level);
     return b->depth++;
 }
 
@@ -211,13 +217,23 @@ int pop(std::uint32_t domain) noexcept
     ThreadBuffer* b = collector()->threadBuffer();
     if (__builtin_expect(!b, 0))
         return -1;
-    b->emplace<proto::PopRecord>([&](proto::PopRecord& r) {
-        setHeader(r, proto::RecordType::Pop);
-        r.tid = b->tid();
-        r.timestamp = now;
-        r.domain = domain;
-        r.reserved = 0;
-    });
+    const int level = b->depth - 1; // the level this pop closes; -1: nothing open here
+    if (__builtin_expect(b->popOfDroppedPush(level), 0)) {
+        b->countDrop();
+        return --b->depth;
+    }
+    // A pop of a recorded push uses the room its push kept; a stray one may not.
+    const bool closesRecordedPush = level >= 0;
+    const bool written = b->emplace<proto::PopRecord>(closesRecordedPush ? 0 : b->popReserve(),
+                                                      [&](proto::PopRecord& r) {
+                                                          setHeader(r, proto::RecordType::Pop);
+                                                          r.tid = b->tid();
+                                                          r.timestamp = now;
+                                                          r.domain = domain;
+                                                          r.reserved = 0;
+                                                      });
+    if (written && closesRecordedPush)
+        b->popRecorded(sizeof(proto::PopRecord));
     return b->depth > 0 ? --b->depth : -1;
 }
 
@@ -230,7 +246,7 @@ nvtxRangeId_t rangeStart(std::uint32_t domain, Message message,
         return 0;
     const std::uint64_t rangeId = b->nextRangeId();
     const std::uint32_t id = message(b);
-    b->emplace<proto::RangeStartRecord>([&](proto::RangeStartRecord& r) {
+    b->emplace<proto::RangeStartRecord>(b->popReserve(), [&](proto::RangeStartRecord& r) {
         setHeader(r, proto::RecordType::RangeStart);
         r.tid = b->tid();
         r.rangeId = rangeId;
@@ -249,7 +265,7 @@ void rangeEnd(std::uint32_t domain, nvtxRangeId_t id) noexcept
     ThreadBuffer* b = collector()->threadBuffer();
     if (__builtin_expect(!b, 0))
         return;
-    b->emplace<proto::RangeEndRecord>([&](proto::RangeEndRecord& r) {
+    b->emplace<proto::RangeEndRecord>(b->popReserve(), [&](proto::RangeEndRecord& r) {
         setHeader(r, proto::RecordType::RangeEnd);
         r.tid = b->tid();
         r.rangeId = id;
@@ -266,7 +282,7 @@ void mark(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a)
     if (__builtin_expect(!b, 0))
         return;
     const std::uint32_t id = message(b);
-    b->emplace<proto::MarkRecord>([&](proto::MarkRecord& r) {
+    b->emplace<proto::MarkRecord>(b->popReserve(), [&](proto::MarkRecord& r) {
         setHeader(r, proto::RecordType::Mark);
         r.tid = b->tid();
         r.domain = domain;

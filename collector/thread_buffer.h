@@ -32,21 +32,21 @@ public:
     std::uint32_t index() const { return m_index; }
 
     // Producer only. Writes one whole record, filled in by `fill(Record&)`, or counts a drop
-    // (then `fill` is not called). In the common, non-wrapping case `fill` writes straight
-    // into the ring: a record assembled on the stack and copied would be read back with wide
-    // loads over narrow stores, which stalls store forwarding on every call. `fill` must set
-    // every field.
-    template <typename Record, typename Fill> void emplace(Fill fill)
+    // and returns false (then `fill` is not called). The record is only written if `keep`
+    // bytes stay free after it (room promised to pops, see pushRecorded). In the common,
+    // non-wrapping case `fill` writes straight into the ring: a record assembled on the stack
+    // and copied would be read back with wide loads over narrow stores, which stalls store
+    // forwarding on every call. `fill` must set every field.
+    template <typename Record, typename Fill> bool emplace(std::size_t keep, Fill fill)
     {
         constexpr std::size_t size = sizeof(Record);
         static_assert(size % 8 == 0 && size <= kCapacity && alignof(Record) <= 8);
         const std::uint64_t head = m_head.load(std::memory_order_relaxed);
-        if (__builtin_expect(head + size - m_cachedTail > kCapacity, 0)) {
+        if (__builtin_expect(head + size + keep - m_cachedTail > kCapacity, 0)) {
             m_cachedTail = m_tail.load(std::memory_order_acquire);
-            if (head + size - m_cachedTail > kCapacity) {
-                m_dropped.store(m_dropped.load(std::memory_order_relaxed) + 1,
-                                std::memory_order_relaxed);
-                return;
+            if (head + size + keep - m_cachedTail > kCapacity) {
+                countDrop();
+                return false;
             }
         }
         const std::size_t at = head & (kCapacity - 1);
@@ -62,6 +62,47 @@ public:
         m_head.store(head + size, std::memory_order_release);
         if (__builtin_expect(head + size - m_cachedTail > kCapacity / 2, 0))
             wakeIfHalfFull(head + size);
+        return true;
+    }
+
+    // Producer only. A record that was not even tried (a pop whose push was dropped).
+    void countDrop()
+    {
+        m_dropped.store(m_dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+
+    // Push/pop pairs stay whole when the ring is full. A recorded push keeps room for its
+    // pop (pops never find the ring full), and a dropped push makes its pop dropped too, so
+    // the stream never holds half a pair that the viewer would match with the wrong range.
+    // Pairs are tracked by the thread's depth over all domains: NVTX ranges of different
+    // domains on one thread are assumed to nest (they do in practice).
+    // Bytes other records must leave free.
+    std::size_t popReserve() const { return m_popReserve; }
+    // The push opening level `level` (= depth before it) was written, or was dropped.
+    void pushRecorded(std::size_t popSize) { m_popReserve += popSize; }
+    void pushDropped(int level)
+    {
+        if (level >= 0 && level < kTrackedLevels) {
+            m_droppedPush[level / 64] |= std::uint64_t(1) << (level % 64);
+            ++m_droppedOpen;
+        }
+    }
+    // The pop closing `level`: true if its push was dropped (the pop must be dropped too).
+    // One compare while no dropped push is open, the usual case.
+    bool popOfDroppedPush(int level)
+    {
+        if (__builtin_expect(m_droppedOpen == 0, 1) || level < 0 || level >= kTrackedLevels)
+            return false;
+        const std::uint64_t bit = std::uint64_t(1) << (level % 64);
+        if ((m_droppedPush[level / 64] & bit) == 0)
+            return false;
+        m_droppedPush[level / 64] &= ~bit;
+        --m_droppedOpen;
+        return true;
+    }
+    void popRecorded(std::size_t popSize)
+    {
+        m_popReserve -= m_popReserve >= popSize ? popSize : m_popReserve;
     }
 
     // Consumer only. Appends everything written so far to `out` (via out.append(ptr, n)) and
@@ -132,6 +173,10 @@ private:
     const std::uint32_t m_tid;
     const std::uint32_t m_index;
     RecentString m_recentStrings[kRecentStrings];
+    static constexpr int kTrackedLevels = 1024; // push levels whose drop is remembered
+    std::uint64_t m_droppedPush[kTrackedLevels / 64] = {};
+    int m_droppedOpen = 0;        // bits set in m_droppedPush
+    std::size_t m_popReserve = 0; // bytes: one pop per recorded push still open
     alignas(64) char m_data[kCapacity];
 };
 

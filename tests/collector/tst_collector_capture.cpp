@@ -396,6 +396,18 @@ private slots:
         QVERIFY2(error.empty(), error.c_str());
         QVERIFY(c.end);
         QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, 2 * pairs);
+        // Pairs stay whole: a dropped push takes its pop along, and a recorded push always
+        // finds room for its pop. On every thread the stream's stack never goes below zero
+        // and ends empty, so the viewer never matches a pop with the wrong range.
+        QVERIFY(c.dropped > 0);
+        std::map<std::uint32_t, int64_t> depth;
+        for (const auto& op : c.stackOps) {
+            int64_t& d = depth[op.first.first];
+            d += op.second == 0xFFFFFFFFu ? -1 : 1; // see onPop
+            QVERIFY2(d >= 0, "a pop with nothing open in the stream");
+        }
+        for (const auto& [tid, d] : depth)
+            QCOMPARE(d, int64_t(0));
     }
 
     void viewerThatKeepsUpGetsEverything()
