@@ -257,6 +257,11 @@ void LiveIngest::ingestLoop()
     for (const auto& c : connections)
         ::close(c.fd);
     m_openStreams = 0;
+    // A process of the job that starts its collector later finds nobody listening and
+    // runs without capture, instead of writing into a socket nobody reads.
+    ::close(m_listen);
+    m_listen = -1;
+    ::unlink(m_socketPath.c_str());
     submit(true, endReason);
 }
 
