@@ -258,6 +258,13 @@ void LiveTab::detach()
         m_ingest->detach(); // the final update sets the state
 }
 
+bool LiveTab::hasUnsavedCapture() const
+{
+    if (!m_view || !m_view->capture() || m_view->capture()->events.size() == 0)
+        return false;
+    return m_saved.lock() != m_view->capture();
+}
+
 int LiveTab::warningCount() const
 {
     return m_last && m_last->loaded.capture ? int(m_last->loaded.capture->warnings.size()) : 0;

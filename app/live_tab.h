@@ -72,6 +72,11 @@ public:
     QToolButton* detachButton() const { return m_detach; }
     int updatesShown() const { return m_updatesShown; }
 
+    // The capture on screen holds ranges that were never saved (a newer snapshot than the
+    // one saved counts as unsaved).
+    bool hasUnsavedCapture() const;
+    void markSaved(const std::shared_ptr<const model::Capture>& capture) { m_saved = capture; }
+
     // Ends the job: SIGTERM, then SIGKILL after 3 s if it is still there. What arrived stays.
     void stopJob();
     // Stops reading; the job carries on without capture. What arrived stays.
@@ -99,6 +104,7 @@ private:
     std::mutex m_pendingMutex; // the analysis thread hands updates over here
     std::shared_ptr<const model::live::LiveUpdate> m_pending;
     std::shared_ptr<const model::live::LiveUpdate> m_last;
+    std::weak_ptr<const model::Capture> m_saved; // the snapshot last saved
     std::deque<qint64> m_updateTimes; // ms on m_clock of the updates in the last second
     QElapsedTimer m_clock;
     int m_updatesShown = 0;

@@ -171,6 +171,8 @@ void MainWindow::closeTab(int index)
         return;
     }
     if (LiveTab* live = liveTab(index)) {
+        if (live != m_closingSaved && !mayCloseLiveTab(live))
+            return;
         if (live->view())
             m_viewLayout = live->view()->saveLayoutState();
         live->disconnect(this);
@@ -318,6 +320,16 @@ void MainWindow::about()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (const int unsaved = unsavedLiveCaptures(); unsaved > 0) {
+        const QString text =
+            unsaved == 1 ? tr("A live capture has not been saved. Quit and lose it?")
+                         : tr("%1 live captures have not been saved. Quit and lose them?")
+                               .arg(unsaved);
+        if (askUnsaved(text, false) != UnsavedChoice::Discard) {
+            event->ignore();
+            return;
+        }
+    }
     writeSettings();
     event->accept();
 }

@@ -10,6 +10,8 @@
 #include <QByteArray>
 #include <QMainWindow>
 
+#include <functional>
+
 class QAction;
 class QToolButton;
 class QMenu;
@@ -70,6 +72,8 @@ public:
     LiveTab* currentLiveTab() const;
     // Saves the current tab's capture (as shown now) on a worker; captureSaved() or an error.
     void saveCapture(const QString& path);
+    // Live tabs whose capture holds ranges that were never saved.
+    int unsavedLiveCaptures() const;
 
 signals:
     // Every error shown to the user, before showError() shows it. `file` is the file it
@@ -83,6 +87,13 @@ protected:
     // The one place errors reach the user. The default opens a modal QMessageBox; tests
     // override it to record the error instead of blocking on a dialog.
     virtual void showError(const QString& title, const QString& text, const QString& details);
+    // What to do with live captures that exist only in memory when their tab closes or the
+    // window quits. The defaults ask with a QMessageBox (Save offered when `canSave`) and a
+    // file dialog; tests override them.
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    virtual UnsavedChoice askUnsaved(const QString& text, bool canSave);
+    // Where to save a capture: empty when the user cancelled.
+    virtual QString askSavePath(const QString& suggested);
 
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -98,6 +109,13 @@ private:
     void attachDialog();
     void saveAsDialog();
     void addLiveTab(LiveTab* tab);
+    // Saves `view`'s capture to `path` on a worker; `saved` runs (GUI thread) once written.
+    void saveCaptureOf(views::CaptureView* view, LiveTab* live, const QString& path,
+                       std::function<void()> saved = {});
+    // The file name a Save dialog proposes for the current tab.
+    QString suggestedSaveName() const;
+    // A live tab with an unsaved capture is about to close: true if it may.
+    bool mayCloseLiveTab(LiveTab* tab);
     views::CaptureView* currentCaptureView() const;
     void reloadCurrent();
     void closeTab(int index);
@@ -134,6 +152,7 @@ private:
     QByteArray m_compareLayout; // the same for comparison views
     QString m_lastDirectory;
     int m_savesRunning = 0;
+    LiveTab* m_closingSaved = nullptr; // closing after its capture was saved: do not ask again
 };
 
 } // namespace spanscope::app

@@ -15,6 +15,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QMessageBox>
+#include <QPointer>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -140,21 +142,45 @@ void MainWindow::addLiveTab(LiveTab* tab)
     decorate();
 }
 
+QString MainWindow::suggestedSaveName() const
+{
+    if (CaptureTab* tab = currentTab())
+        return QFileInfo(tab->path()).completeBaseName() + QStringLiteral("-copy.h5");
+    if (LiveTab* live = currentLiveTab())
+        return live->title() +
+               QDateTime::currentDateTime().toString(QStringLiteral("'-'yyyyMMdd-HHmmss'.h5'"));
+    return QStringLiteral("capture.h5");
+}
+
+QString MainWindow::askSavePath(const QString& suggested)
+{
+    const QString start =
+        QDir(m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory).filePath(suggested);
+    return QFileDialog::getSaveFileName(this, tr("Save Capture As"), start,
+                                        tr("Region files (*.h5)"));
+}
+
+MainWindow::UnsavedChoice MainWindow::askUnsaved(const QString& text, bool canSave)
+{
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved Capture"), text,
+                    (canSave ? QMessageBox::Save : QMessageBox::NoButton) | QMessageBox::Discard |
+                        QMessageBox::Cancel,
+                    this);
+    box.setInformativeText(tr("A live capture exists only in this window until it is saved."));
+    box.setDefaultButton(QMessageBox::Cancel);
+    switch (box.exec()) {
+    case QMessageBox::Save: return UnsavedChoice::Save;
+    case QMessageBox::Discard: return UnsavedChoice::Discard;
+    default: return UnsavedChoice::Cancel;
+    }
+}
+
 void MainWindow::saveAsDialog()
 {
     views::CaptureView* view = currentCaptureView();
     if (!view || !view->capture())
         return;
-    QString suggested;
-    if (CaptureTab* tab = currentTab())
-        suggested = QFileInfo(tab->path()).completeBaseName() + QStringLiteral("-copy.h5");
-    else if (LiveTab* live = currentLiveTab())
-        suggested = live->title() + QDateTime::currentDateTime().toString(
-                                        QStringLiteral("'-'yyyyMMdd-HHmmss'.h5'"));
-    const QString start =
-        QDir(m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory).filePath(suggested);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Capture As"), start,
-                                                      tr("Region files (*.h5)"));
+    const QString path = askSavePath(suggestedSaveName());
     if (path.isEmpty())
         return;
     m_lastDirectory = QFileInfo(path).absolutePath();
@@ -163,7 +189,52 @@ void MainWindow::saveAsDialog()
 
 void MainWindow::saveCapture(const QString& path)
 {
-    views::CaptureView* view = currentCaptureView();
+    saveCaptureOf(currentCaptureView(), currentLiveTab(), path);
+}
+
+int MainWindow::unsavedLiveCaptures() const
+{
+    int unsaved = 0;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (LiveTab* live = liveTab(i); live && live->hasUnsavedCapture())
+            ++unsaved;
+    return unsaved;
+}
+
+bool MainWindow::mayCloseLiveTab(LiveTab* tab)
+{
+    if (!tab->hasUnsavedCapture())
+        return true;
+    m_tabs->setCurrentWidget(tab);
+    const QString question =
+        tab->isLive() ? tr("%1 is still running. Save what it recorded before its tab closes "
+                           "(which stops it)?")
+                            .arg(tab->title())
+                      : tr("Save the capture of %1 before its tab closes?").arg(tab->title());
+    switch (askUnsaved(question, true)) {
+    case UnsavedChoice::Discard: return true;
+    case UnsavedChoice::Cancel: return false;
+    case UnsavedChoice::Save: break;
+    }
+    const QString path = askSavePath(suggestedSaveName());
+    if (path.isEmpty())
+        return false;
+    m_lastDirectory = QFileInfo(path).absolutePath();
+    // The tab closes once the file is written; if that fails it stays, with its capture.
+    QPointer<LiveTab> live(tab);
+    saveCaptureOf(tab->view(), tab, path, [this, live] {
+        if (!live)
+            return;
+        m_closingSaved = live; // a job still running may have sent more meanwhile: no asking
+        closeTab(m_tabs->indexOf(live));
+        m_closingSaved = nullptr;
+    });
+    return false;
+}
+
+void MainWindow::saveCaptureOf(views::CaptureView* view, LiveTab* live, const QString& path,
+                               std::function<void()> saved)
+{
     if (!view || !view->capture())
         return;
     // The snapshot on screen: a live capture goes on growing in its tab meanwhile.
@@ -173,25 +244,30 @@ void MainWindow::saveCapture(const QString& path)
     ++m_savesRunning;
     updateState();
     auto* watcher = new QFutureWatcher<model::Status>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, file] {
-        watcher->deleteLater();
-        --m_savesRunning;
-        updateState();
-        const model::Status saved = watcher->result();
-        if (!saved) {
-            const QString message = QString::fromStdString(saved.error().toString());
-            emit errorReported(file, message);
-            showError(tr("Cannot save %1").arg(QFileInfo(file).fileName()),
-                      tr("spanscope could not save \u201c%1\u201d.")
-                          .arg(QDir::toNativeSeparators(file)),
-                      message);
-            return;
-        }
-        m_recent->add(file);
-        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)),
-                                 kStatusMessageMs);
-        emit captureSaved(file);
-    });
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, file, capture, tab = QPointer<LiveTab>(live), saved] {
+                watcher->deleteLater();
+                --m_savesRunning;
+                updateState();
+                const model::Status result = watcher->result();
+                if (!result) {
+                    const QString message = QString::fromStdString(result.error().toString());
+                    emit errorReported(file, message);
+                    showError(tr("Cannot save %1").arg(QFileInfo(file).fileName()),
+                              tr("spanscope could not save \u201c%1\u201d.")
+                                  .arg(QDir::toNativeSeparators(file)),
+                              message);
+                    return;
+                }
+                if (tab)
+                    tab->markSaved(capture);
+                m_recent->add(file);
+                statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)),
+                                         kStatusMessageMs);
+                emit captureSaved(file);
+                if (saved)
+                    saved();
+            });
     watcher->setFuture(QtConcurrent::run([capture, path = file.toStdString()] {
         return model::io::writeCaptureFile(*capture, path);
     }));

@@ -17,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -32,13 +33,23 @@ constexpr int kJobTimeoutMs = 60'000;
 class RecordingMainWindow : public app::MainWindow
 {
 public:
+    using app::MainWindow::UnsavedChoice;
     QStringList errors;
+    QStringList questions;              // every unsaved-capture question asked
+    QList<UnsavedChoice> answers;       // the answers to give, in order (then Cancel)
+    QString savePath;                   // what the Save dialog returns
 
 protected:
     void showError(const QString& title, const QString&, const QString& details) override
     {
         errors << title + ": " + details;
     }
+    UnsavedChoice askUnsaved(const QString& text, bool) override
+    {
+        questions << text;
+        return answers.isEmpty() ? UnsavedChoice::Cancel : answers.takeFirst();
+    }
+    QString askSavePath(const QString&) override { return savePath; }
 };
 
 app::LaunchSpec workload(const QStringList& arguments)
@@ -151,6 +162,54 @@ private slots:
             QCOMPARE(c.events.end[i], shown->events.end[i]);
         }
         QVERIFY(window.errors.isEmpty());
+    }
+
+    void unsavedCaptureIsNeverLostSilently()
+    {
+        RecordingMainWindow window;
+        window.show();
+        auto* tabs = window.findChild<QTabWidget*>("captureTabs");
+        QVERIFY(tabs);
+        app::LiveTab* tab = window.launchJob(workload({"basic"}));
+        QVERIFY(tab && waitUntilOver(tab));
+        QVERIFY(tab->hasUnsavedCapture());
+        QCOMPARE(window.unsavedLiveCaptures(), 1);
+
+        // Closing asks; Cancel keeps the tab.
+        emit tabs->tabCloseRequested(0);
+        QCOMPARE(window.questions.size(), 1);
+        QCOMPARE(window.tabCount(), 1);
+        // Quitting asks too; Cancel keeps the window.
+        QVERIFY(!window.close());
+        QCOMPARE(window.questions.size(), 2);
+        QVERIFY(window.isVisible());
+
+        // Save: the file is written, then the tab closes.
+        QTemporaryDir dir;
+        window.savePath = dir.filePath("kept.h5");
+        window.answers = {RecordingMainWindow::UnsavedChoice::Save};
+        QSignalSpy saved(&window, &app::MainWindow::captureSaved);
+        emit tabs->tabCloseRequested(0);
+        QVERIFY(saved.wait(kJobTimeoutMs));
+        QTRY_COMPARE(window.tabCount(), 0);
+        auto reopened = model::loadCapture(window.savePath.toStdString());
+        QVERIFY(reopened.ok());
+        QCOMPARE(reopened.value().capture->events.size(), size_t(kPushes + kRangeStarts));
+
+        // A capture saved with Save As closes without a question; Discard closes at once.
+        tab = window.launchJob(workload({"basic"}));
+        QVERIFY(tab && waitUntilOver(tab));
+        window.saveCapture(dir.filePath("again.h5"));
+        QVERIFY(saved.wait(kJobTimeoutMs));
+        QVERIFY(!tab->hasUnsavedCapture());
+        const int asked = window.questions.size();
+        emit tabs->tabCloseRequested(0);
+        QCOMPARE(window.questions.size(), asked);
+        QCOMPARE(window.tabCount(), 0);
+        tab = window.launchJob(workload({"basic"}));
+        QVERIFY(tab && waitUntilOver(tab));
+        window.answers = {RecordingMainWindow::UnsavedChoice::Discard};
+        QVERIFY(window.close());
     }
 
     void stopEndsALongJob()
