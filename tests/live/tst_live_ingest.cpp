@@ -126,6 +126,16 @@ int runConnected(live::LiveIngest& ingest, const QStringList& command)
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
+// Starts spanscope-demo for `seconds` streaming to `ingest`; true once 100 ranges arrived.
+bool startDemoAndWaitForRanges(QProcess& job, live::LiveIngest& ingest, Updates& updates,
+                               int seconds)
+{
+    startTool(job, {"--connect", QString::fromStdString(ingest.socketPath()), "--",
+                    SPANSCOPE_DEMO, "--seconds", QString::number(seconds), "--quiet"});
+    return job.waitForStarted() &&
+           updates.waitFor([](const live::LiveUpdate& u) { return u.counts.calls > 100; });
+}
+
 } // namespace
 
 class TestLiveIngest : public QObject
@@ -210,10 +220,7 @@ private slots:
         auto ingest = startIngest(updates);
         QVERIFY(ingest);
         QProcess job;
-        startTool(job, {"--connect", QString::fromStdString(ingest->socketPath()), "--",
-                        SPANSCOPE_DEMO, "--seconds", "3", "--quiet"});
-        QVERIFY(job.waitForStarted());
-        QVERIFY(updates.waitFor([](const live::LiveUpdate& u) { return u.counts.calls > 100; }));
+        QVERIFY(startDemoAndWaitForRanges(job, *ingest, updates, 3));
         ingest->detach();
         const auto final = updates.waitFinal();
         QVERIFY(final);
@@ -231,11 +238,8 @@ private slots:
         auto ingest = startIngest(updates);
         QVERIFY(ingest);
         QProcess job;
-        startTool(job, {"--connect", QString::fromStdString(ingest->socketPath()), "--",
-                        SPANSCOPE_DEMO, "--seconds", "30", "--quiet"});
-        QVERIFY(job.waitForStarted());
+        QVERIFY(startDemoAndWaitForRanges(job, *ingest, updates, 30));
         ingest->watchPid(int(job.processId())); // spanscope-run execs into the job
-        QVERIFY(updates.waitFor([](const live::LiveUpdate& u) { return u.counts.calls > 100; }));
         ::kill(pid_t(job.processId()), SIGKILL);
         QVERIFY(job.waitForFinished(kJobTimeoutMs)); // reaped: the pid watch sees it gone
         const auto final = updates.waitFinal();

@@ -42,6 +42,34 @@ using views::CdfPoint;
 
 namespace {
 
+// Keeps every thread of Qt's global pool waiting until open() (or destruction), so work
+// handed to the pool meanwhile cannot finish before the test has looked. Destruction waits
+// for the pool to be idle.
+class PoolGate
+{
+public:
+    PoolGate()
+    {
+        for (int i = 0; i < m_threads; ++i)
+            QThreadPool::globalInstance()->start([this] { m_gate.acquire(); });
+    }
+    ~PoolGate()
+    {
+        open();
+        QThreadPool::globalInstance()->waitForDone(); // nobody still inside m_gate
+    }
+    void open()
+    {
+        m_gate.release(m_threads - m_released);
+        m_released = m_threads;
+    }
+
+private:
+    QSemaphore m_gate;
+    const int m_threads = QThreadPool::globalInstance()->maxThreadCount();
+    int m_released = 0;
+};
+
 struct Snapshot
 {
     std::shared_ptr<const model::Capture> capture;
@@ -408,10 +436,7 @@ void TestPlots::histogramWorkerLatestWins()
     const auto checkpoint = rowsOf(*s.capture, "io.checkpoint");
     const auto step = rowsOf(*s.capture, "solver.step");
     // Every pool thread waits, so both requests are still queued when the second comes.
-    QThreadPool* pool = QThreadPool::globalInstance();
-    QSemaphore gate;
-    for (int i = 0; i < pool->maxThreadCount(); ++i)
-        pool->start([&gate] { gate.acquire(); });
+    PoolGate gate;
     histogram.showRegion(uint32_t(findRegion(*s.capture, "io.checkpoint")), checkpoint,
                          std::nullopt);
     QVERIFY(histogram.isComputing());
@@ -419,7 +444,7 @@ void TestPlots::histogramWorkerLatestWins()
     // Asked for another region before the first finished: only the second is shown.
     histogram.showRegion(uint32_t(findRegion(*s.capture, "solver.step")), step, std::nullopt);
     QVERIFY(histogram.isComputing());
-    gate.release(pool->maxThreadCount());
+    gate.open();
     QTRY_VERIFY(!histogram.isComputing());
     QTest::qWait(50); // let an outdated result arrive too, if it were to be shown
     QCOMPARE(shown.count(), 1);
@@ -445,28 +470,24 @@ void TestPlots::histogramLiveUpdateKeepsThePlot()
 
     // A newer snapshot: the old plot stays on screen while the new one is binned. Every pool
     // thread waits meanwhile, so the binning cannot finish before it is looked at.
-    QThreadPool* pool = QThreadPool::globalInstance();
-    QSemaphore gate;
-    for (int i = 0; i < pool->maxThreadCount(); ++i)
-        pool->start([&gate] { gate.acquire(); });
+    auto gate = std::make_unique<PoolGate>();
     histogram.setCapture(s.capture, true);
     histogram.showRegion(step, rowsOf(*s.capture, "solver.step"), std::nullopt);
     QVERIFY(histogram.isComputing());
     QVERIFY(histogram.distribution() != nullptr);
     QCOMPARE(histogram.message(), QString());
-    gate.release(pool->maxThreadCount());
+    gate.reset();
     QVERIFY(shown.wait(5000));
     QCOMPARE(histogram.distribution()->calls, uint64_t(6000));
 
     // Another region after an update is a new plot: the message says it is being binned.
     histogram.setCapture(s.capture, true);
-    for (int i = 0; i < pool->maxThreadCount(); ++i)
-        pool->start([&gate] { gate.acquire(); });
+    gate = std::make_unique<PoolGate>();
     histogram.showRegion(uint32_t(findRegion(*s.capture, "io.checkpoint")),
                          rowsOf(*s.capture, "io.checkpoint"), std::nullopt);
     QVERIFY(histogram.distribution() == nullptr);
     QVERIFY(histogram.message().startsWith(QStringLiteral("Binning")));
-    gate.release(pool->maxThreadCount());
+    gate.reset();
     QVERIFY(shown.wait(5000));
 }
 

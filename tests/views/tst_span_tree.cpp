@@ -27,14 +27,15 @@ using namespace spanscope::testing;
 
 namespace {
 
-// main 0..100 holds two `step` calls (each holding one `io`) and one `io` of its own.
-std::shared_ptr<model::Capture> nestedCapture()
+// main 0..100 holds two `step` calls (each holding one `io`) and one `io` of its own;
+// `grown` adds a third step (72..75), as a later live snapshot would.
+std::shared_ptr<model::Capture> nestedCapture(bool grown = false)
 {
-    auto capture = buildCapture(R"(
+    auto capture = buildCapture(std::string(R"(
 main 0 0 100 thread=0
 step 0 10 30 thread=0
 step 0 40 70 thread=0
-io 0 15 20 thread=0
+)") + (grown ? "step 0 72 75 thread=0\n" : "") + R"(io 0 15 20 thread=0
 io 0 45 50 thread=0
 io 0 80 90 thread=0
 )");
@@ -246,16 +247,7 @@ work 1 0 40 task=3
         view->expand(step);
 
         // A newer snapshot of the same, grown capture: one more step under main.
-        auto grown = buildCapture(R"(
-main 0 0 100 thread=0
-step 0 10 30 thread=0
-step 0 40 70 thread=0
-step 0 72 75 thread=0
-io 0 15 20 thread=0
-io 0 45 50 thread=0
-io 0 80 90 thread=0
-)");
-        model::computeNesting(*grown);
+        auto grown = nestedCapture(true);
         addCategories(*grown);
         grown->nvtx.callDomains.push_back(0);
         grown->nvtx.callCategories.push_back(1);
