@@ -4,9 +4,9 @@
 
 #include <QDateTime>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -104,10 +104,9 @@ void AttachDialog::refresh()
     }
     if (!m_list->currentItem() && m_list->topLevelItemCount() > 0)
         m_list->setCurrentItem(m_list->topLevelItem(0));
-    m_note->setText(m_jobs.empty()
-                        ? tr("No job is waiting. Start one in a terminal, e.g. "
-                             "<code>spanscope-run --wait -- ./my_program</code>.")
-                        : QString());
+    m_note->setText(m_jobs.empty() ? tr("No job is waiting. Start one in a terminal, e.g. "
+                                        "<code>spanscope-run --wait -- ./my_program</code>.")
+                                   : QString());
     updateButtons();
 }
 

@@ -6,7 +6,6 @@
 #include "model/live/job_registry.h"
 
 #include <QDialog>
-
 #include <optional>
 #include <vector>
 

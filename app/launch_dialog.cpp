@@ -132,7 +132,9 @@ void LaunchDialog::setSpec(const LaunchSpec& spec)
     QStringList quoted;
     for (const QString& argument : spec.arguments)
         quoted << (argument.contains(QRegularExpression(QStringLiteral("[\\s\"']")))
-                       ? QLatin1Char('"') + QString(argument).replace(QLatin1Char('"'), QStringLiteral("\"\"\"")) + QLatin1Char('"')
+                       ? QLatin1Char('"') +
+                             QString(argument).replace(QLatin1Char('"'), QStringLiteral("\"\"\"")) +
+                             QLatin1Char('"')
                        : argument);
     m_arguments->setText(quoted.join(QLatin1Char(' ')));
     m_directory->setText(spec.workingDirectory);
@@ -146,7 +148,8 @@ QString LaunchDialog::problem() const
     if (s.program.isEmpty())
         return tr("Enter the program to run.");
     const bool hasPath = s.program.contains(QLatin1Char('/'));
-    const QString directory = s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory;
+    const QString directory =
+        s.workingDirectory.isEmpty() ? QDir::currentPath() : s.workingDirectory;
     if (!s.workingDirectory.isEmpty() && !QFileInfo(s.workingDirectory).isDir())
         return tr("The working directory %1 does not exist.").arg(s.workingDirectory);
     if (hasPath) {

@@ -17,7 +17,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -26,9 +25,9 @@ namespace spanscope::app {
 
 namespace {
 
-constexpr int kOutputLines = 5000;  // job output kept in the pane
-constexpr int kKillAfterMs = 3000;  // SIGTERM, then SIGKILL if the job is still there
-constexpr int kCloseWaitMs = 2000;  // closing the tab waits this long for a launched job
+constexpr int kOutputLines = 5000; // job output kept in the pane
+constexpr int kKillAfterMs = 3000; // SIGTERM, then SIGKILL if the job is still there
+constexpr int kCloseWaitMs = 2000; // closing the tab waits this long for a launched job
 
 QString spanscopeRunPath()
 {
@@ -42,8 +41,12 @@ QString shellQuoted(const QStringList& words)
 {
     QStringList quoted;
     for (const QString& word : words) {
-        const bool plain = !word.isEmpty() && !word.contains(QRegularExpression(QStringLiteral("[^\\w@%+=:,./-]")));
-        quoted << (plain ? word : QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QLatin1Char('\''));
+        const bool plain = !word.isEmpty() &&
+                           !word.contains(QRegularExpression(QStringLiteral("[^\\w@%+=:,./-]")));
+        quoted << (plain ? word
+                         : QLatin1Char('\'') +
+                               QString(word).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+                               QLatin1Char('\''));
     }
     return quoted.join(QLatin1Char(' '));
 }
@@ -190,8 +193,8 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
         refreshStatus();
     });
     connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-        m_endNote = status == QProcess::CrashExit ? tr("killed by a signal")
-                                                  : tr("exit code %1").arg(code);
+        m_endNote =
+            status == QProcess::CrashExit ? tr("killed by a signal") : tr("exit code %1").arg(code);
         if (m_ingest)
             m_ingest->jobExited();
         refreshStatus();
@@ -208,10 +211,10 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
     m_output->show();
     // The capture gets the room; a few lines of output are enough to see what it says.
     m_splitter->setSizes({4000, m_output->fontMetrics().lineSpacing() * 7});
-    const QStringList arguments = QStringList{QStringLiteral("--connect"),
-                                              QString::fromStdString(m_ingest->socketPath()),
-                                              QStringLiteral("--")}
-                                  << spec.program << spec.arguments;
+    const QStringList arguments =
+        QStringList{QStringLiteral("--connect"), QString::fromStdString(m_ingest->socketPath()),
+                    QStringLiteral("--")}
+        << spec.program << spec.arguments;
     m_output->insertPlainText(tr("$ %1\n").arg(m_commandLine));
     m_process->start(run, arguments);
     setState(State::Waiting);
@@ -323,10 +326,18 @@ void LiveTab::setState(State state)
                               "its first NVTX range.</p>")
                                .arg(m_title.toHtmlEscaped(), m_commandLine.toHtmlEscaped()));
         break;
-    case State::Recording: text = tr("<b style='color:#c0392b'>\u25cf</b> Recording"); break;
-    case State::Ended: text = tr("<b>\u25a0</b> Ended"); break;
-    case State::Detached: text = tr("<b>\u25a0</b> Detached"); break;
-    case State::FailedToStart: text = tr("<b>\u25a0</b> Failed to start"); break;
+    case State::Recording:
+        text = tr("<b style='color:#c0392b'>\u25cf</b> Recording");
+        break;
+    case State::Ended:
+        text = tr("<b>\u25a0</b> Ended");
+        break;
+    case State::Detached:
+        text = tr("<b>\u25a0</b> Detached");
+        break;
+    case State::FailedToStart:
+        text = tr("<b>\u25a0</b> Failed to start");
+        break;
     }
     m_stateLabel->setText(text);
     if (changed)
@@ -376,8 +387,8 @@ void LiveTab::updateButtons()
 {
     m_detach->setEnabled(isLive());
     // A detached job still runs and may still be stopped.
-    const bool running = m_process ? m_process->state() != QProcess::NotRunning
-                                   : processAlive(m_pid);
+    const bool running =
+        m_process ? m_process->state() != QProcess::NotRunning : processAlive(m_pid);
     m_stop->setEnabled(running);
 }
 

@@ -17,7 +17,6 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QWidget>
-
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -38,8 +37,8 @@ struct LaunchSpec
 {
     QString program;
     QStringList arguments;
-    QString workingDirectory;   // empty = the viewer's
-    QStringList environment;    // KEY=VALUE added to (or replacing in) the viewer's own
+    QString workingDirectory;     // empty = the viewer's
+    QStringList environment;      // KEY=VALUE added to (or replacing in) the viewer's own
     double maxSpansPerSecond = 0; // NVTX span budget, 0 = unlimited
 };
 
@@ -105,7 +104,7 @@ private:
     std::shared_ptr<const model::live::LiveUpdate> m_pending;
     std::shared_ptr<const model::live::LiveUpdate> m_last;
     std::weak_ptr<const model::Capture> m_saved; // the snapshot last saved
-    std::deque<qint64> m_updateTimes; // ms on m_clock of the updates in the last second
+    std::deque<qint64> m_updateTimes;            // ms on m_clock of the updates in the last second
     QElapsedTimer m_clock;
     int m_updatesShown = 0;
 

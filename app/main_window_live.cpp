@@ -115,8 +115,8 @@ void MainWindow::addLiveTab(LiveTab* tab)
         if (at < 0)
             return;
         // A red dot while the job streams; the warning icon once it is over, if any.
-        m_tabs->setTabText(at, tab->isLive() ? QStringLiteral("\u25cf ") + tab->title()
-                                             : tab->title());
+        m_tabs->setTabText(at,
+                           tab->isLive() ? QStringLiteral("\u25cf ") + tab->title() : tab->title());
         m_tabs->setTabIcon(at, !tab->isLive() && tab->warningCount() > 0
                                    ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
                                    : QIcon());
@@ -169,9 +169,12 @@ MainWindow::UnsavedChoice MainWindow::askUnsaved(const QString& text, bool canSa
     box.setInformativeText(tr("A live capture exists only in this window until it is saved."));
     box.setDefaultButton(QMessageBox::Cancel);
     switch (box.exec()) {
-    case QMessageBox::Save: return UnsavedChoice::Save;
-    case QMessageBox::Discard: return UnsavedChoice::Discard;
-    default: return UnsavedChoice::Cancel;
+    case QMessageBox::Save:
+        return UnsavedChoice::Save;
+    case QMessageBox::Discard:
+        return UnsavedChoice::Discard;
+    default:
+        return UnsavedChoice::Cancel;
     }
 }
 
@@ -212,9 +215,12 @@ bool MainWindow::mayCloseLiveTab(LiveTab* tab)
                             .arg(tab->title())
                       : tr("Save the capture of %1 before its tab closes?").arg(tab->title());
     switch (askUnsaved(question, true)) {
-    case UnsavedChoice::Discard: return true;
-    case UnsavedChoice::Cancel: return false;
-    case UnsavedChoice::Save: break;
+    case UnsavedChoice::Discard:
+        return true;
+    case UnsavedChoice::Cancel:
+        return false;
+    case UnsavedChoice::Save:
+        break;
     }
     const QString path = askSavePath(suggestedSaveName());
     if (path.isEmpty())

@@ -71,10 +71,10 @@ private:
     // Latest wins: a finished build whose generation is not the current one is dropped.
     quint64 m_generation = 0;
     size_t m_asyncThreshold = kAsyncCallThreshold;
-    bool m_live = false;            // the capture grows: every rebuild on a worker
-    bool m_stale = false;           // an update arrived while hidden
-    bool m_keepExpansion = false;   // the next tree shown restores m_expanded
-    QSet<QStringList> m_expanded;   // names from the root of each expanded node
+    bool m_live = false;          // the capture grows: every rebuild on a worker
+    bool m_stale = false;         // an update arrived while hidden
+    bool m_keepExpansion = false; // the next tree shown restores m_expanded
+    QSet<QStringList> m_expanded; // names from the root of each expanded node
 };
 
 } // namespace spanscope::views

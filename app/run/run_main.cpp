@@ -20,13 +20,13 @@
 #include "model/live/job_assembler.h"
 #include "model/live/job_registry.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <algorithm>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -150,7 +150,9 @@ int waitForViewer(char** command)
                      published.error().toString().c_str());
         return 2;
     }
-    struct sigaction action{};
+    struct sigaction action
+    {
+    };
     action.sa_handler = [](int) { g_interrupted = 1; };
     ::sigaction(SIGINT, &action, nullptr);
     ::sigaction(SIGTERM, &action, nullptr);

@@ -141,8 +141,8 @@ Result<int> attachToJob(const WaitingJob& job, const std::string& viewerSocket, 
     if (fd < 0)
         return registryError(who + " is no longer waiting: " + error, job.controlSocket);
     std::string answer;
-    const bool ok = writeAll(fd, kRequest + viewerSocket + "\n") &&
-                    readLine(fd, answer, timeoutMs, error);
+    const bool ok =
+        writeAll(fd, kRequest + viewerSocket + "\n") && readLine(fd, answer, timeoutMs, error);
     ::close(fd);
     if (!ok)
         return registryError(who + " did not answer: " + error, job.controlSocket);

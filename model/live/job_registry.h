@@ -37,7 +37,8 @@ Result<std::vector<WaitingJob>> listWaitingJobs();
 // Viewer side of the handshake: asks the job to start streaming to `viewerSocket`. Returns
 // the job's pid. Fails with a message naming the job when it is gone, refuses or does not
 // answer within `timeoutMs`.
-Result<int> attachToJob(const WaitingJob& job, const std::string& viewerSocket, int timeoutMs = 3000);
+Result<int> attachToJob(const WaitingJob& job, const std::string& viewerSocket,
+                        int timeoutMs = 3000);
 
 // spanscope-run's side: publishes the entries and waits for a viewer.
 class WaitingJobEntry

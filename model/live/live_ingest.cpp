@@ -4,6 +4,7 @@
 #include "job_registry.h"
 #include "unix_socket.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -14,7 +15,6 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <algorithm>
 #include <vector>
 
 namespace spanscope::model::live {
@@ -24,6 +24,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 1 << 20; // bytes per read(); a busy stream is read until empty
+constexpr int kChunksPerRound = 8;
 constexpr int kPidCheckMs = 200;
 
 double secondsSince(Clock::time_point t)
@@ -54,7 +55,8 @@ Result<std::unique_ptr<LiveIngest>> LiveIngest::start(LiveIngestOptions options,
         return Error{ErrorCode::Io,
                      std::string("cannot create a directory for the live socket: ") +
                          std::strerror(errno),
-                     parent, {}};
+                     parent,
+                     {}};
     ingest->m_directory = directory;
     ingest->m_socketPath = directory + "/collector.sock";
     std::string error;
@@ -167,8 +169,10 @@ void LiveIngest::ingestLoop()
         const int timeout = m_job->version() == shownVersion
                                 ? kPidCheckMs
                                 : int(std::clamp<int64_t>(untilSnapshot.count(), 1, kPidCheckMs));
-        if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR)
+        if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR) {
+            endReason = std::string("reading stopped: poll failed: ") + std::strerror(errno);
             break;
+        }
         if (fds[0].revents & POLLIN) {
             uint64_t value;
             [[maybe_unused]] auto n = ::read(m_wake, &value, sizeof value);
@@ -185,9 +189,10 @@ void LiveIngest::ingestLoop()
         // Accepted every round, not only when poll says so: a job that connected and exited
         // at once must not be missed when its exit is noticed in the same round.
         {
-            for (int fd; (fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0;) {
-                const size_t stream =
-                    m_job->addStream("process connection " + std::to_string(m_job->streamCount() + 1));
+            for (int fd;
+                 (fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0;) {
+                const size_t stream = m_job->addStream("process connection " +
+                                                       std::to_string(m_job->streamCount() + 1));
                 connections.push_back({fd, stream});
             }
         }
@@ -199,7 +204,9 @@ void LiveIngest::ingestLoop()
                 continue;
             }
             bool closed = false;
-            for (;;) {
+            // A few chunks per stream and round: one busy process must not starve the others
+            // or the snapshots.
+            for (int chunk = 0; chunk < kChunksPerRound; ++chunk) {
                 const ssize_t n = ::read(connections[k].fd, buffer.data(), buffer.size());
                 if (n > 0) {
                     m_bytes += uint64_t(n);

@@ -39,8 +39,8 @@ struct LiveUpdate
     size_t processes = 0;     // streams that connected so far
     size_t openProcesses = 0; // streams still connected
     uint64_t bytesReceived = 0;
-    bool final = false;     // nothing more will come
-    std::string endReason;  // final only, e.g. "the job ended"
+    bool final = false;         // nothing more will come
+    std::string endReason;      // final only, e.g. "the job ended"
     double analysisSeconds = 0; // snapshot and analysis of this update
 };
 

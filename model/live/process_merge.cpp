@@ -48,14 +48,20 @@ Metadata mergeMetadata(const std::vector<ProcessCapture>& processes)
             if (value->kind != entry.value.kind)
                 continue;
             switch (value->kind) {
-            case MetadataValue::Kind::Integer: value->integer += entry.value.integer; break;
-            case MetadataValue::Kind::Bool: value->flag = value->flag && entry.value.flag; break;
+            case MetadataValue::Kind::Integer:
+                value->integer += entry.value.integer;
+                break;
+            case MetadataValue::Kind::Bool:
+                value->flag = value->flag && entry.value.flag;
+                break;
             case MetadataValue::Kind::StringList:
                 for (const auto& item : entry.value.list)
-                    if (std::find(value->list.begin(), value->list.end(), item) == value->list.end())
+                    if (std::find(value->list.begin(), value->list.end(), item) ==
+                        value->list.end())
                         value->list.push_back(item);
                 break;
-            default: break;
+            default:
+                break;
             }
         }
     }
@@ -192,7 +198,7 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
     std::sort(c.nvtx.domains.begin(), c.nvtx.domains.end(),
               [](const NvtxDomain& a, const NvtxDomain& b) { return a.id < b.id; });
     std::stable_sort(c.nvtx.marks.begin(), c.nvtx.marks.end(),
-              [](const NvtxMark& a, const NvtxMark& b) { return a.timeNs < b.timeNs; });
+                     [](const NvtxMark& a, const NvtxMark& b) { return a.timeNs < b.timeNs; });
     c.metadata = mergeMetadata(processes);
     c.rowExclusive.assign(c.rows.size(), -1);
     return result;

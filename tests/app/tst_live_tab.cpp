@@ -35,9 +35,9 @@ class RecordingMainWindow : public app::MainWindow
 public:
     using app::MainWindow::UnsavedChoice;
     QStringList errors;
-    QStringList questions;              // every unsaved-capture question asked
-    QList<UnsavedChoice> answers;       // the answers to give, in order (then Cancel)
-    QString savePath;                   // what the Save dialog returns
+    QStringList questions;        // every unsaved-capture question asked
+    QList<UnsavedChoice> answers; // the answers to give, in order (then Cancel)
+    QString savePath;             // what the Save dialog returns
 
 protected:
     void showError(const QString& title, const QString&, const QString& details) override

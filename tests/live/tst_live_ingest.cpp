@@ -11,7 +11,6 @@
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <condition_variable>
 #include <csignal>
 #include <map>
@@ -120,7 +119,8 @@ std::unique_ptr<live::LiveIngest> startIngest(Updates& updates, int intervalMs =
 int runConnected(live::LiveIngest& ingest, const QStringList& command)
 {
     QProcess p;
-    startTool(p, QStringList{"--connect", QString::fromStdString(ingest.socketPath()), "--"} + command);
+    startTool(p, QStringList{"--connect", QString::fromStdString(ingest.socketPath()), "--"} +
+                     command);
     p.waitForFinished(kJobTimeoutMs);
     ingest.jobExited();
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
@@ -130,8 +130,8 @@ int runConnected(live::LiveIngest& ingest, const QStringList& command)
 bool startDemoAndWaitForRanges(QProcess& job, live::LiveIngest& ingest, Updates& updates,
                                int seconds)
 {
-    startTool(job, {"--connect", QString::fromStdString(ingest.socketPath()), "--",
-                    SPANSCOPE_DEMO, "--seconds", QString::number(seconds), "--quiet"});
+    startTool(job, {"--connect", QString::fromStdString(ingest.socketPath()), "--", SPANSCOPE_DEMO,
+                    "--seconds", QString::number(seconds), "--quiet"});
     return job.waitForStarted() &&
            updates.waitFor([](const live::LiveUpdate& u) { return u.counts.calls > 100; });
 }
@@ -196,7 +196,9 @@ private slots:
         auto ingest = startIngest(updates);
         QVERIFY(ingest);
         const QString workload = SPANSCOPE_NVTX_WORKLOAD;
-        QCOMPARE(runConnected(*ingest, {"/bin/sh", "-c", workload + " basic && " + workload + " basic"}), 0);
+        QCOMPARE(
+            runConnected(*ingest, {"/bin/sh", "-c", workload + " basic && " + workload + " basic"}),
+            0);
         const auto final = updates.waitFinal();
         QVERIFY(final);
         const Capture& c = *final->loaded.capture;
@@ -289,8 +291,8 @@ private slots:
         // A hostile command line: the entry stays one line per value.
         const QString oddArgument = "name with\nnewline \\ and = signs";
         QProcess waiting;
-        startTool(waiting, {"--wait", "--", "/bin/sh", "-c", QString(SPANSCOPE_NVTX_WORKLOAD) + " basic",
-                            oddArgument});
+        startTool(waiting, {"--wait", "--", "/bin/sh", "-c",
+                            QString(SPANSCOPE_NVTX_WORKLOAD) + " basic", oddArgument});
         QVERIFY(waiting.waitForStarted());
         std::vector<live::WaitingJob> listed;
         QTRY_VERIFY_WITH_TIMEOUT((listed = live::listWaitingJobs().value()).size() == 1, 10000);
@@ -322,8 +324,9 @@ private slots:
         QVERIFY(final);
         QCOMPARE(final->counts.calls, uint64_t(kPushes + kRangeStarts));
         QVERIFY(live::listWaitingJobs().value().empty()); // its entries are gone
-        QCOMPARE(QDir(jobs.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System),
-                 QStringList());
+        QCOMPARE(
+            QDir(jobs.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System),
+            QStringList());
         qunsetenv("SPANSCOPE_JOBS_DIR");
     }
 
@@ -389,7 +392,8 @@ private slots:
 
     void entryValuesRoundTrip()
     {
-        for (const std::string value : {"", "plain", "a\nb", "back\\slash", "\\n literal", "\r\n\\"})
+        for (const std::string value :
+             {"", "plain", "a\nb", "back\\slash", "\\n literal", "\r\n\\"})
             QCOMPARE(live::unescapeEntryValue(live::escapeEntryValue(value)), value);
         QVERIFY(live::escapeEntryValue("a\nb").find('\n') == std::string::npos);
     }

@@ -17,8 +17,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
-#include <utility>
 #include <qcustomplot.h>
+#include <utility>
 
 namespace spanscope::views {
 
@@ -70,7 +70,8 @@ DurationHistogram::DurationHistogram(QWidget* parent) : QWidget(parent)
     m_cumulative->setToolTip(tr("Show the fraction of calls that took at most each duration "
                                 "(cumulative distribution) instead of the call counts"));
     m_frame = new PlotFrame;
-    auto* exportButton = m_frame->createExportButton(tr("Save the plot as an image or its data as CSV"));
+    auto* exportButton =
+        m_frame->createExportButton(tr("Save the plot as an image or its data as CSV"));
     bar->addWidget(m_title, 1);
     bar->addWidget(m_cumulative);
     bar->addWidget(exportButton);

@@ -6,7 +6,6 @@
 #include <QPainter>
 #include <QResizeEvent>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -150,7 +149,8 @@ void TimelineView::setLaneFilter(const QRegularExpression& pattern)
         return;
     const bool all = !pattern.isValid() || pattern.pattern().isEmpty();
     for (size_t lane = 0; lane < m_hidden.size(); ++lane)
-        m_hidden[lane] = !all && !pattern.match(QString::fromStdString(m_index->lanes()[lane].title)).hasMatch();
+        m_hidden[lane] =
+            !all && !pattern.match(QString::fromStdString(m_index->lanes()[lane].title)).hasMatch();
     requestFrame();
 }
 
@@ -176,7 +176,8 @@ QRect TimelineView::laneArea() const
 
 QRect TimelineView::overviewArea() const
 {
-    return QRect(0, height() - kOverviewHeight - kScrollBarExtent, width() - kScrollBarExtent, kOverviewHeight);
+    return QRect(0, height() - kOverviewHeight - kScrollBarExtent, width() - kScrollBarExtent,
+                 kOverviewHeight);
 }
 
 int64_t TimelineView::timeAt(double x) const
@@ -239,7 +240,8 @@ void TimelineView::requestFrame()
             whole.width = overviewWidth;
             whole.height = 1 << 30;
             whole.collapsed.assign(index->lanes().size(), false);
-            frame.overview = overviewDensity(model::buildDrawList(*capture, *index, whole), overviewWidth);
+            frame.overview =
+                overviewDensity(model::buildDrawList(*capture, *index, whole), overviewWidth);
         }
         return frame;
     }));
@@ -267,8 +269,10 @@ void TimelineView::frameFinished()
 void TimelineView::updateScrollBars()
 {
     const QRect area = laneArea();
-    m_vertical->setGeometry(width() - kScrollBarExtent, kRulerHeight, kScrollBarExtent, area.height());
-    m_horizontal->setGeometry(0, height() - kScrollBarExtent, width() - kScrollBarExtent, kScrollBarExtent);
+    m_vertical->setGeometry(width() - kScrollBarExtent, kRulerHeight, kScrollBarExtent,
+                            area.height());
+    m_horizontal->setGeometry(0, height() - kScrollBarExtent, width() - kScrollBarExtent,
+                              kScrollBarExtent);
     const int content = m_list.contentHeight;
     m_vertical->setRange(0, std::max(0, content - area.height()));
     m_vertical->setPageStep(std::max(1, area.height()));
@@ -277,11 +281,14 @@ void TimelineView::updateScrollBars()
     const int64_t step = std::max<int64_t>(1, m_zoom.span() / 1000);
     const int64_t total = (m_zoom.runEnd() - m_zoom.runStart()) + m_zoom.span();
     const QSignalBlocker block(m_horizontal);
-    m_horizontal->setRange(0, int(std::min<int64_t>(INT32_MAX / 2, std::max<int64_t>(0, (total - m_zoom.span()) / step))));
+    m_horizontal->setRange(
+        0, int(std::min<int64_t>(INT32_MAX / 2,
+                                 std::max<int64_t>(0, (total - m_zoom.span()) / step))));
     m_horizontal->setPageStep(1000);
     m_horizontal->setSingleStep(50);
-    m_horizontal->setValue(int(std::clamp<int64_t>((m_zoom.start() - (m_zoom.runStart() - m_zoom.span() / 2)) / step, 0,
-                                                   m_horizontal->maximum())));
+    m_horizontal->setValue(
+        int(std::clamp<int64_t>((m_zoom.start() - (m_zoom.runStart() - m_zoom.span() / 2)) / step,
+                                0, m_horizontal->maximum())));
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)
@@ -334,7 +341,8 @@ void TimelineView::paintRuler(QPainter& painter)
             painter.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
         } else {
             painter.drawLine(x, kRulerHeight - 9, x, kRulerHeight);
-            painter.drawText(QRect(x + 3, 0, 200, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignBottom, tick.label);
+            painter.drawText(QRect(x + 3, 0, 200, kRulerHeight - 6),
+                             Qt::AlignLeft | Qt::AlignBottom, tick.label);
         }
     }
     painter.setPen(dark ? QColor(70, 72, 78) : QColor(200, 202, 208));
@@ -356,7 +364,8 @@ void TimelineView::paintOverview(QPainter& painter)
     const double runSpan = double(std::max<int64_t>(1, m_zoom.runEnd() - m_zoom.runStart()));
     const double x0 = double(m_zoom.start() - m_zoom.runStart()) / runSpan * area.width();
     const double x1 = double(m_zoom.end() - m_zoom.runStart()) / runSpan * area.width();
-    const QRectF window(std::max(0.0, x0), area.top() + 1, std::max(2.0, std::min(double(area.width()), x1) - std::max(0.0, x0)),
+    const QRectF window(std::max(0.0, x0), area.top() + 1,
+                        std::max(2.0, std::min(double(area.width()), x1) - std::max(0.0, x0)),
                         area.height() - 2);
     painter.fillRect(window, dark ? QColor(255, 255, 255, 40) : QColor(0, 0, 0, 30));
     painter.setPen(QPen(dark ? QColor(230, 230, 230) : QColor(30, 30, 30), 1));
@@ -377,7 +386,8 @@ void TimelineView::paintMeasure(QPainter& painter)
     const QString text = QString::fromStdString(
         model::report::formatDuration(double(std::llabs(m_measure->second - m_measure->first))));
     const QRect label = fontMetrics().boundingRect(text).adjusted(-4, -2, 4, 2);
-    QRect box(int(band.center().x()) - label.width() / 2, area.top() + 4, label.width(), label.height());
+    QRect box(int(band.center().x()) - label.width() / 2, area.top() + 4, label.width(),
+              label.height());
     painter.fillRect(box, QColor(60, 110, 230));
     painter.setPen(Qt::white);
     painter.drawText(box, Qt::AlignCenter, text);

@@ -35,7 +35,8 @@ void TimelineZoom::setRange(int64_t start, int64_t end)
     const int64_t margin = std::max<int64_t>(runSpan / 2, kMinimumSpan);
     int64_t span = std::clamp<int64_t>(end - start, kMinimumSpan, runSpan + 2 * margin);
     // Keep the window inside the run plus a margin on each side.
-    start = std::clamp(start, m_runStart - margin, std::max(m_runStart - margin, m_runEnd + margin - span));
+    start = std::clamp(start, m_runStart - margin,
+                       std::max(m_runStart - margin, m_runEnd + margin - span));
     end = start + span;
     if (start == m_start && end == m_end)
         return;

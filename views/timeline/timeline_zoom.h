@@ -4,7 +4,6 @@
 // with a little margin. All times in ns. GUI thread only.
 
 #include <QObject>
-
 #include <cstdint>
 
 namespace spanscope::views {
