@@ -1,0 +1,164 @@
+// model::live::mergeProcesses on hand-built process captures: every process becomes a rank;
+// regions, NVTX domains (whose ids differ per process) and categories are merged by name,
+// event indices in marks and closed-at-end lists move with their events, metadata counts
+// add up and every warning names its process.
+#include "model/live/process_merge.h"
+#include "support/capture_builder.h"
+
+#include <QTest>
+
+using namespace spanscope;
+using namespace spanscope::model;
+
+namespace {
+
+MetadataValue integer(int64_t value)
+{
+    MetadataValue v;
+    v.kind = MetadataValue::Kind::Integer;
+    v.integer = value;
+    return v;
+}
+
+// Process A: domains default(0), "a"(1), "shared"(2); calls: step (domain 2), io (domain 1).
+std::shared_ptr<Capture> processA()
+{
+    auto c = testing::buildCapture(R"(
+step 0 100 200 thread=0
+io 0 120 150 thread=0
+)");
+    c->threads = {ThreadInfo{0, 0, 11, 11, false, c->strings.intern("main")}};
+    c->nvtx.domains = {{0, c->strings.intern("default")},
+                       {1, c->strings.intern("a")},
+                       {2, c->strings.intern("shared")}};
+    c->nvtx.categories = {{2, 5, c->strings.intern("compute")}};
+    c->nvtx.callDomains = {2, 1};
+    c->nvtx.callCategories = {5, 0};
+    c->nvtx.marks = {{130, 0, 2, 0, c->strings.intern("mark-a"), 1, 0}};
+    c->nvtx.closedAtEnd = {0};
+    c->metadata = {{"pid", integer(11)}, {"dropped_records", integer(3)}};
+    c->warnings = {{"1 ranges were still open", {}}};
+    return c;
+}
+
+// Process B: domains default(0), "shared"(1), "b"(2); calls: io (domain 2), step (domain 1).
+std::shared_ptr<Capture> processB()
+{
+    auto c = testing::buildCapture(R"(
+io 0 300 310 thread=0
+step 0 290 400 thread=0
+)");
+    c->threads = {ThreadInfo{0, 0, 22, 22, false, c->strings.intern("worker")}};
+    c->nvtx.domains = {{0, c->strings.intern("default")},
+                       {1, c->strings.intern("shared")},
+                       {2, c->strings.intern("b")}};
+    c->nvtx.categories = {{1, 5, c->strings.intern("compute")}, {2, 1, c->strings.intern("disk")}};
+    c->nvtx.callDomains = {2, 1};
+    c->nvtx.callCategories = {1, 5};
+    c->nvtx.marks = {{305, 0, 1, 5, c->strings.intern("mark-b"), 0, 0}};
+    c->nvtx.closedAtEnd = {1};
+    c->metadata = {{"pid", integer(22)}, {"dropped_records", integer(4)}};
+    return c;
+}
+
+uint32_t domainNamed(const Capture& c, const std::string& name)
+{
+    for (const auto& d : c.nvtx.domains)
+        if (c.strings.text(d.name) == name)
+            return d.id;
+    return UINT32_MAX;
+}
+
+} // namespace
+
+class TestProcessMerge : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void processesBecomeRanks()
+    {
+        const auto a = processA(), b = processB();
+        const auto merged = live::mergeProcesses({{11, a}, {22, b}});
+        const Capture& c = *merged;
+        QCOMPARE(c.ranks, std::vector<int32_t>({0, 1}));
+        QCOMPARE(c.numRanks, 2);
+        QCOMPARE(c.events.size(), size_t(4));
+        QCOMPARE(c.regionNames.size(), size_t(2)); // step and io, once each
+        // Rows keep their calls; B's rows point past A's events.
+        for (const auto& row : c.rows) {
+            const std::string name = c.regionName(row.region);
+            const int64_t start = c.events.start[row.offset];
+            if (row.rank == 0)
+                QCOMPARE(start, name == "step" ? int64_t(100) : int64_t(120));
+            else
+                QCOMPARE(start, name == "step" ? int64_t(290) : int64_t(300));
+        }
+        QCOMPARE(c.threads.size(), size_t(2));
+        QCOMPARE(c.threads[1].rank, 1);
+        QCOMPARE(c.strings.text(c.threads[1].name), std::string("worker"));
+    }
+
+    void domainsAndCategoriesMergeByName()
+    {
+        const auto merged = live::mergeProcesses({{11, processA()}, {22, processB()}});
+        const Capture& c = *merged;
+        const uint32_t shared = domainNamed(c, "shared");
+        const uint32_t onlyA = domainNamed(c, "a");
+        const uint32_t onlyB = domainNamed(c, "b");
+        QCOMPARE(domainNamed(c, "default"), 0u);
+        QCOMPARE(c.nvtx.domains.size(), size_t(4));
+        QVERIFY(shared != onlyA && shared != onlyB && onlyA != onlyB);
+        // Events 0-1 are A's (step, io), 2-3 B's (io, step), whatever ids each process used.
+        QCOMPARE(c.nvtx.callDomains, std::vector<uint32_t>({shared, onlyA, onlyB, shared}));
+        QCOMPARE(c.nvtx.callCategories, std::vector<uint32_t>({5, 0, 1, 5}));
+        // "compute" is category 5 of "shared" in both: listed once.
+        int compute = 0;
+        for (const auto& cat : c.nvtx.categories)
+            compute += cat.domain == shared && cat.category == 5 ? 1 : 0;
+        QCOMPARE(compute, 1);
+        QCOMPARE(c.nvtx.categories.size(), size_t(2));
+    }
+
+    void eventIndicesMoveWithTheirEvents()
+    {
+        const auto merged = live::mergeProcesses({{11, processA()}, {22, processB()}});
+        const Capture& c = *merged;
+        QCOMPARE(c.nvtx.closedAtEnd, std::vector<uint64_t>({0, 3}));
+        QCOMPARE(c.nvtx.marks.size(), size_t(2));
+        const NvtxMark& b = c.nvtx.marks[1]; // sorted by time: A's at 130, B's at 305
+        QCOMPARE(c.strings.text(b.message), std::string("mark-b"));
+        QCOMPARE(b.rank, 1);
+        QCOMPARE(b.enclosingEvent, int64_t(2)); // B's event 0
+        QCOMPARE(b.domain, domainNamed(c, "shared"));
+        QCOMPARE(c.nvtx.marks[0].enclosingEvent, int64_t(1));
+    }
+
+    void metadataAndWarnings()
+    {
+        const auto merged = live::mergeProcesses({{11, processA()}, {22, processB()}});
+        const Capture& c = *merged;
+        const MetadataValue* pids = findMetadata(c.metadata, "pids");
+        QVERIFY(pids);
+        QCOMPARE(pids->list, std::vector<std::string>({"11", "22"}));
+        QCOMPARE(findMetadata(c.metadata, "processes")->integer, int64_t(2));
+        QCOMPARE(findMetadata(c.metadata, "dropped_records")->integer, int64_t(7));
+        QVERIFY(!findMetadata(c.metadata, "pid"));
+        QCOMPARE(c.warnings.size(), size_t(1));
+        QCOMPARE(c.warnings[0].message,
+                 std::string("process 11 (rank 0): 1 ranges were still open"));
+    }
+
+    void oneProcessIsUnchanged()
+    {
+        const auto a = processA();
+        const auto merged = live::mergeProcesses({{11, a}});
+        QCOMPARE(merged->events.size(), a->events.size());
+        QCOMPARE(merged->nvtx.callDomains, a->nvtx.callDomains);
+        QCOMPARE(findMetadata(merged->metadata, "pid")->integer, int64_t(11));
+        QCOMPARE(merged->warnings.size(), a->warnings.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProcessMerge)
+#include "tst_process_merge.moc"
