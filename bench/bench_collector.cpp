@@ -30,16 +30,18 @@
 //   turns records into spans (a fresh assembler per iteration; snapshot() not included).
 //   events_per_second, ns_per_event   timed records, as for BM_Decode
 //   spans                             ranges the assembler recorded per iteration
-// BM_LiveSnapshot: what a live update costs besides ingest: NvtxAssembler::snapshot() of the
-//   assembled stream (on the ingest thread: no reading meanwhile) and analyzeCapture()
-//   (nesting, statistics, timeline index; on the analysis thread). /0 demo, /1 push/pop.
-//   snapshot_ns_per_span, analysis_ns_per_span, spans
-//   The live interval stretches to 4x the snapshot's cost (model/live/live_ingest.h).
+// BM_LiveSnapshot: what a live update costs besides ingest: freezing a copy of the
+//   assembled state (JobAssembler::freeze; on the ingest thread: no reading meanwhile), then
+//   on the analysis thread building the capture from it (JobSnapshot::build) and
+//   analyzeCapture() (nesting, statistics, timeline index). /0 demo, /1 push/pop.
+//   freeze_ns_per_span, build_ns_per_span, analysis_ns_per_span, spans
+//   The live interval stretches to 4x the freeze's cost (model/live/live_ingest.h).
 // Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
 
 #include "bench_support.h"
 #include "model/capture_loader.h"
+#include "model/live/job_assembler.h"
 #include "model/live/nvtx_assembler.h"
 #include "protocol/spanscope_decoder.h"
 
@@ -391,26 +393,31 @@ void BM_Ingest(benchmark::State& state)
 void BM_LiveSnapshot(benchmark::State& state)
 {
     const std::string& bytes = recordedStream(int(state.range(0)));
-    model::live::NvtxAssembler assembler;
-    if (bytes.empty() || !decode(bytes, assembler).empty()) {
+    model::live::JobAssembler job;
+    const size_t stream = job.addStream("bench");
+    if (bytes.empty() || !job.feed(stream, bytes.data(), bytes.size())) {
         state.SkipWithError("could not record or decode a stream");
         return;
     }
-    double snapshotNs = 0, analysisNs = 0;
+    double freezeNs = 0, buildNs = 0, analysisNs = 0;
     for (auto _ : state) {
         const auto t0 = std::chrono::steady_clock::now();
-        auto capture = assembler.snapshot();
+        const auto frozen = job.freeze();
         const auto t1 = std::chrono::steady_clock::now();
-        auto analyzed = model::analyzeCapture(capture, model::ProgressRange(nullptr, 0, 1),
-                                              model::LoadOptions{true});
+        auto capture = frozen->build();
         const auto t2 = std::chrono::steady_clock::now();
+        auto analyzed = model::analyzeCapture(
+            std::move(capture), model::ProgressRange(nullptr, 0, 1), model::LoadOptions{true});
+        const auto t3 = std::chrono::steady_clock::now();
         benchmark::DoNotOptimize(analyzed);
-        snapshotNs += std::chrono::duration<double, std::nano>(t1 - t0).count();
-        analysisNs += std::chrono::duration<double, std::nano>(t2 - t1).count();
+        freezeNs += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        buildNs += std::chrono::duration<double, std::nano>(t2 - t1).count();
+        analysisNs += std::chrono::duration<double, std::nano>(t3 - t2).count();
     }
-    const double spans = double(assembler.counts().calls);
+    const double spans = double(job.counts().calls);
     const double n = spans * double(state.iterations());
-    state.counters["snapshot_ns_per_span"] = snapshotNs / n;
+    state.counters["freeze_ns_per_span"] = freezeNs / n;
+    state.counters["build_ns_per_span"] = buildNs / n;
     state.counters["analysis_ns_per_span"] = analysisNs / n;
     state.counters["spans"] = spans;
 }

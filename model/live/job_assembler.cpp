@@ -85,18 +85,34 @@ NvtxCounts JobAssembler::counts() const
     return sum;
 }
 
-std::shared_ptr<Capture> JobAssembler::snapshot() const
+std::shared_ptr<const JobAssembler::JobSnapshot> JobAssembler::freeze() const
 {
-    std::vector<ProcessCapture> processes;
-    std::shared_ptr<Capture> only; // the first process's capture, returned as is when alone
+    auto frozen = std::make_shared<JobSnapshot>();
+    frozen->m_options = m_options;
     for (const auto& s : m_streams) {
         // Nothing decoded yet (connected, or the first frame still on its way): left out,
         // unless the stream ended that way, which its warning must say.
         if (s->decoder.bytesDecoded() == 0 && !(s->finished && s->bytesFed > 0))
             continue;
-        auto capture = s->assembler.snapshot();
+        frozen->m_processes.push_back({s->assembler, s->detached});
+    }
+    frozen->m_nothingAndEnded = frozen->m_processes.empty() && m_jobEnded && openStreams() == 0;
+    return frozen;
+}
+
+std::shared_ptr<Capture> JobAssembler::snapshot() const
+{
+    return freeze()->build();
+}
+
+std::shared_ptr<Capture> JobAssembler::JobSnapshot::build() const
+{
+    std::vector<ProcessCapture> processes;
+    std::shared_ptr<Capture> only; // the first process's capture, returned as is when alone
+    for (const auto& process : m_processes) {
+        auto capture = process.assembler.snapshot();
         const MetadataValue* pid = findMetadata(capture->metadata, "pid");
-        if (s->detached)
+        if (process.detached)
             capture->warnings.push_back(
                 {"the viewer detached while the process was running; what it recorded later "
                  "was not captured",
@@ -107,7 +123,7 @@ std::shared_ptr<Capture> JobAssembler::snapshot() const
     }
     if (processes.empty()) {
         NvtxAssembler nothing(m_options);
-        if (m_jobEnded && openStreams() == 0)
+        if (m_nothingAndEnded)
             nothing.finish();
         return nothing.snapshot();
     }

@@ -47,8 +47,13 @@ public:
     // Sum over the streams.
     NvtxCounts counts() const;
 
-    // The job as of now: streams that sent nothing are left out (a job that sent nothing at
-    // all gives an empty capture that says so). O(events log events).
+    // The job as of now, in two steps so a live viewer keeps reading while the expensive
+    // one runs elsewhere: freeze() copies every stream's state (O(events), at memory speed;
+    // the assembler's thread), JobSnapshot::build() lays it out as a capture (O(events log
+    // events); any thread). Streams that sent nothing are left out; a job that sent nothing
+    // at all gives an empty capture that says so.
+    class JobSnapshot;
+    std::shared_ptr<const JobSnapshot> freeze() const;
     std::shared_ptr<Capture> snapshot() const;
 
 private:
@@ -57,6 +62,23 @@ private:
     std::vector<std::unique_ptr<Stream>> m_streams;
     uint64_t m_version = 0;
     bool m_jobEnded = false;
+};
+
+class JobAssembler::JobSnapshot
+{
+public:
+    std::shared_ptr<Capture> build() const;
+
+private:
+    friend class JobAssembler;
+    struct Process
+    {
+        NvtxAssembler assembler; // a copy, frozen
+        bool detached = false;
+    };
+    std::vector<Process> m_processes;
+    NvtxAssemblerOptions m_options;
+    bool m_nothingAndEnded = false; // no process sent anything and none will
 };
 
 } // namespace spanscope::model::live

@@ -1,6 +1,5 @@
 #include "live_ingest.h"
 
-#include "job_assembler.h"
 #include "job_registry.h"
 #include "unix_socket.h"
 
@@ -120,14 +119,14 @@ void LiveIngest::submit(bool final, const std::string& endReason)
 {
     const auto started = Clock::now();
     auto pending = std::make_unique<Pending>();
-    pending->capture = m_job->snapshot();
+    pending->frozen = m_job->freeze();
     pending->counts = m_job->counts();
     pending->processes = m_job->streamCount();
     pending->openProcesses = m_openStreams;
     pending->bytes = m_bytes;
     pending->final = final;
     pending->endReason = endReason;
-    pending->snapshotSeconds = secondsSince(started);
+    pending->freezeSeconds = secondsSince(started);
     std::unique_lock lock(m_mutex);
     if (final) // the last word must not be replaced by anything
         m_changed.wait(lock, [&] { return !m_pending || !m_pending->final; });
@@ -146,7 +145,7 @@ void LiveIngest::ingestLoop()
     std::vector<char> buffer(kReadChunk);
     std::vector<pollfd> fds;
     uint64_t shownVersion = 0;
-    double snapshotCost = 0; // seconds of the last snapshot on this thread
+    double freezeCost = 0; // seconds the last freeze took on this thread
     auto nextSnapshot = Clock::now();
     auto nextPidCheck = Clock::now();
     std::string endReason;
@@ -254,10 +253,10 @@ void LiveIngest::ingestLoop()
                 const auto started = Clock::now();
                 shownVersion = m_job->version();
                 submit(false, {});
-                snapshotCost = secondsSince(started);
+                freezeCost = secondsSince(started);
             }
             const auto interval = std::max(std::chrono::milliseconds(m_options.intervalMs),
-                                           std::chrono::milliseconds(int64_t(snapshotCost * 4000)));
+                                           std::chrono::milliseconds(int64_t(freezeCost * 4000)));
             nextSnapshot = Clock::now() + interval;
         }
     }
@@ -287,8 +286,8 @@ void LiveIngest::analysisLoop()
         m_changed.notify_all();
         const auto started = Clock::now();
         auto update = std::make_shared<LiveUpdate>();
-        auto analyzed =
-            analyzeCapture(pending->capture, ProgressRange(nullptr, 0, 1), LoadOptions{true});
+        auto analyzed = analyzeCapture(pending->frozen->build(), ProgressRange(nullptr, 0, 1),
+                                       LoadOptions{true});
         if (analyzed)
             update->loaded = std::move(*analyzed);
         update->counts = pending->counts;
@@ -297,7 +296,7 @@ void LiveIngest::analysisLoop()
         update->bytesReceived = pending->bytes;
         update->final = pending->final;
         update->endReason = pending->endReason;
-        update->analysisSeconds = pending->snapshotSeconds + secondsSince(started);
+        update->analysisSeconds = pending->freezeSeconds + secondsSince(started);
         if (update->final)
             m_finished = true;
         m_publish(std::move(update));

@@ -7,9 +7,11 @@
 //
 // Why two threads: the ingest thread must keep reading so the collector's socket never
 // fills (the collector drops and counts when it does); the analysis (nesting, statistics,
-// timeline index) of a big capture takes longer than one interval. Snapshots themselves
-// (NvtxAssembler::snapshot, O(events log events)) are taken on the ingest thread, so the
-// interval stretches to 4x the last snapshot's cost: at most a fifth of its time.
+// timeline index) of a big capture takes longer than one interval. The ingest thread only
+// freezes a copy of the assembled state (JobAssembler::freeze, memory speed); the analysis
+// thread builds the capture from it and analyses it, and the newest frozen state waits for
+// it (older ones are dropped). The interval stretches to 4x the last freeze's cost, so
+// freezing takes at most a fifth of the ingest thread's time.
 //
 // The end: when the job exits (jobExited(), or the watched pid disappears) and every
 // stream has been read to its end, or on detach(), a final update is published and the
@@ -18,6 +20,7 @@
 
 #include "../capture_loader.h"
 #include "../result.h"
+#include "job_assembler.h"
 #include "nvtx_assembler.h"
 
 #include <atomic>
@@ -30,8 +33,6 @@
 
 namespace spanscope::model::live {
 
-class JobAssembler;
-
 struct LiveUpdate
 {
     LoadedCapture loaded; // always with a timeline index
@@ -41,7 +42,7 @@ struct LiveUpdate
     uint64_t bytesReceived = 0;
     bool final = false;         // nothing more will come
     std::string endReason;      // final only, e.g. "the job ended"
-    double analysisSeconds = 0; // snapshot and analysis of this update
+    double analysisSeconds = 0; // freeze, build and analysis of this update
 };
 
 struct LiveIngestOptions
@@ -94,13 +95,13 @@ private:
     std::condition_variable m_changed;
     struct Pending
     {
-        std::shared_ptr<Capture> capture;
+        std::shared_ptr<const JobAssembler::JobSnapshot> frozen;
         NvtxCounts counts;
         size_t processes = 0, openProcesses = 0;
         uint64_t bytes = 0;
         bool final = false;
         std::string endReason;
-        double snapshotSeconds = 0;
+        double freezeSeconds = 0;
     };
     std::unique_ptr<Pending> m_pending; // waiting for the analysis thread
     bool m_analysing = false;
