@@ -305,6 +305,17 @@ void LiveTab::showUpdate(const model::live::LiveUpdate& update)
     if (!m_view) {
         if (loaded.capture->events.size() == 0 && !update.final)
             return; // nothing to draw yet: keep the waiting page
+        if (loaded.capture->events.size() == 0 && loaded.capture->nvtx.marks.empty()) {
+            // Nothing ever arrived: an empty timeline would only hide why.
+            QStringList reasons;
+            for (const auto& warning : loaded.capture->warnings)
+                reasons << QString::fromStdString(warning.message).toHtmlEscaped();
+            m_waiting->setText(tr("<h3>%1 recorded nothing</h3><p>%2</p><p>%3</p>")
+                                   .arg(m_title.toHtmlEscaped(), m_commandLine.toHtmlEscaped(),
+                                        reasons.join(QStringLiteral("<br>"))));
+            emit updated();
+            return;
+        }
         m_view = new views::CaptureView;
         m_stack->addWidget(m_view);
         m_stack->setCurrentWidget(m_view);

@@ -256,6 +256,8 @@ private slots:
                  qPrintable(tab->outputView()->toPlainText()));
         QVERIFY2(tab->statusText().contains("exit code 2"), qPrintable(tab->statusText()));
 
+        QVERIFY(!tab->view()); // nothing arrived: a page that says so, not an empty timeline
+
         qputenv("SPANSCOPE_RUN", "/nonexistent/spanscope-run");
         QVERIFY(!window.launchJob(workload({"basic"})));
         qputenv("SPANSCOPE_RUN", SPANSCOPE_RUN);
