@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -29,6 +30,21 @@ constexpr int kPidCheckMs = 200;
 double secondsSince(Clock::time_point t)
 {
     return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// The process has exited: gone, or a zombie its parent has not reaped yet (an attached job
+// is not our child, and a zombie still answers kill(pid, 0)).
+bool processGone(int pid)
+{
+    if (::kill(pid, 0) != 0)
+        return errno == ESRCH;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line))
+        return false;
+    const auto paren = line.rfind(')'); // the name may hold anything, even ") Z"
+    return paren != std::string::npos && paren + 2 < line.size() &&
+           (line[paren + 2] == 'Z' || line[paren + 2] == 'X');
 }
 
 std::string defaultSocketParent()
@@ -234,7 +250,7 @@ void LiveIngest::ingestLoop()
         const int pid = m_jobPid.load();
         if (pid > 0 && Clock::now() >= nextPidCheck) {
             nextPidCheck = Clock::now() + std::chrono::milliseconds(kPidCheckMs);
-            if (::kill(pid, 0) != 0 && errno == ESRCH)
+            if (processGone(pid))
                 m_jobExited = true;
         }
         if (m_jobExited && connections.empty()) {
