@@ -217,6 +217,7 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
         << spec.program << spec.arguments;
     m_output->insertPlainText(tr("$ %1\n").arg(m_commandLine));
     m_process->start(run, arguments);
+    m_process->closeWriteChannel(); // no terminal here: a job reading stdin gets end of file
     setState(State::Waiting);
     return model::Ok{};
 }
