@@ -237,7 +237,9 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
         selectedName = m_model->regionName(current.row());
     const bool first = !m_model->capture();
 
-    m_details->setCapture(capture);
+    // The timeline index knows the run's earliest start: no pass over the calls here.
+    m_details->setCapture(capture, timeline ? std::optional<int64_t>(timeline->begin())
+                                            : std::nullopt);
     m_metadataModel->setCapture(capture);
     m_histogram->setCapture(capture, update);
     m_gpuWall->setCapture(capture, summary);

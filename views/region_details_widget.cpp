@@ -209,11 +209,12 @@ void RegionDetailsWidget::setField(Field field, const QString& text, const QStri
     label->setToolTip(toolTip);
 }
 
-void RegionDetailsWidget::setCapture(std::shared_ptr<const model::Capture> capture)
+void RegionDetailsWidget::setCapture(std::shared_ptr<const model::Capture> capture,
+                                     std::optional<int64_t> origin)
 {
     m_capture = std::move(capture);
-    m_origin = 0;
-    if (m_capture && !m_capture->events.start.empty())
+    m_origin = origin.value_or(0);
+    if (!origin && m_capture && !m_capture->events.start.empty())
         m_origin =
             *std::min_element(m_capture->events.start.begin(), m_capture->events.start.end());
     m_threadsGroup->setVisible(m_capture && m_capture->events.hasThreads());

@@ -70,8 +70,11 @@ public:
     explicit RegionDetailsWidget(QWidget* parent = nullptr);
     ~RegionDetailsWidget() override;
 
-    // The capture whose regions will be shown; clears the panel. May be null.
-    void setCapture(std::shared_ptr<const model::Capture> capture);
+    // The capture whose regions will be shown; clears the panel. May be null. Start and end
+    // are shown after `origin` (ns), the run's earliest start; without it that is found by
+    // a pass over every call (give it when known: live updates come ten times a second).
+    void setCapture(std::shared_ptr<const model::Capture> capture,
+                    std::optional<int64_t> origin = std::nullopt);
 
     // Shows `stats` of `region` over capture rows `rows`; `rank` is empty when the figures
     // are pooled over every rank in `rows`. Cheap: per-call data is only read when the

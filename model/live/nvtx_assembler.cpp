@@ -194,16 +194,24 @@ void NvtxAssembler::onPush(const PushRecord& r)
         stack.push_back(kDroppedCall);
         return;
     }
+    stack.push_back(addCall(ns, r.message, t, r.domain, r.category, false));
+}
+
+inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t thread,
+                                uint32_t domain, uint32_t category, bool async)
+{
     Call call;
-    call.start = ns;
-    call.region = regionOf(r.message);
-    call.thread = t;
-    call.domain = r.domain;
-    call.category = r.category;
-    stack.push_back(uint32_t(m_calls.size()));
+    call.start = start;
+    call.region = regionOf(message);
+    call.thread = thread;
+    call.domain = domain;
+    call.category = category;
+    call.async = async;
+    const auto index = uint32_t(m_calls.size());
     growCalls(m_calls);
     m_calls.push_back(call);
-    ++m_windowSpans;
+    ++m_windowSpans; // counted against the span budget's current window
+    return index;
 }
 
 void NvtxAssembler::onPop(const PopRecord& r)
@@ -255,17 +263,7 @@ void NvtxAssembler::onRangeStart(const RangeStartRecord& r)
             m_droppedAsync[r.rangeId] = true;
         return;
     }
-    Call call;
-    call.start = ns;
-    call.region = regionOf(r.message);
-    call.thread = t;
-    call.domain = r.domain;
-    call.category = r.category;
-    call.async = true;
-    const auto index = uint32_t(m_calls.size());
-    growCalls(m_calls);
-    m_calls.push_back(call);
-    ++m_windowSpans;
+    const uint32_t index = addCall(ns, r.message, t, r.domain, r.category, true);
     if (pending != m_pendingEnds.end()) {
         closeAsync(index, pending->second.time);
         m_pendingEnds.erase(pending);

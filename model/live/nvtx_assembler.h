@@ -106,6 +106,9 @@ private:
     bool admitRoot(int64_t ns);
     int64_t innermostOpen(uint32_t thread) const;
     void closeAsync(uint32_t call, int64_t end);
+    // Appends an open range starting at `start` (ns); returns its index in m_calls.
+    uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
+                     uint32_t category, bool async);
 
     NvtxAssemblerOptions m_options;
     bool m_finished = false, m_sawHello = false, m_sawEnd = false;
