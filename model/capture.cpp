@@ -39,10 +39,23 @@ size_t bytesOf(const Vector& column)
 size_t Capture::residentBytes() const
 {
     const auto& e = events;
-    return bytesOf(e.start) + bytesOf(e.end) + bytesOf(e.gpu) + bytesOf(e.callIds)
-           + bytesOf(e.parentIds) + bytesOf(e.threadIds) + bytesOf(e.taskIds)
-           + bytesOf(e.awaitNs) + bytesOf(e.depth) + rows.capacity() * sizeof(RegionRow)
-           + bytesOf(rowExclusive) + bytesOf(laneExclusive);
+    size_t bytes = bytesOf(e.start) + bytesOf(e.end) + bytesOf(e.track) + bytesOf(e.args) + bytesOf(e.depth);
+    for (const auto& optional : kOptionalEventColumns)
+        bytes += bytesOf(e.*optional.member);
+    for (const auto& series : counters)
+        bytes += series.residentBytes();
+    return bytes + rows.capacity() * sizeof(RegionRow) + bytesOf(rowExclusive) + bytesOf(laneExclusive)
+           + tracks.capacity() * sizeof(Track) + gpuActivities.residentBytes() + flows.residentBytes()
+           + instants.residentBytes() + allocations.residentBytes() + args.residentBytes()
+           + bytesOf(nvtx.callDomains) + bytesOf(nvtx.callCategories);
+}
+
+int64_t Capture::threadOfEvent(uint32_t row, uint64_t e) const
+{
+    if (events.hasThreads())
+        return events.threadIds[e];
+    const TrackId id = trackOfEvent(row, e);
+    return id.valid() && id.value < tracks.size() ? tracks[id.value].thread : -1;
 }
 
 } // namespace spanscope::model

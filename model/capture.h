@@ -4,8 +4,16 @@
 // std::shared_ptr<const Capture> and never changed again (any thread may read it).
 
 #include "column.h"
+#include "gpu/gpu_activity.h"
 #include "metadata.h"
+#include "region_kind.h"
 #include "string_table.h"
+#include "tables/allocation_table.h"
+#include "tables/args_store.h"
+#include "tables/counter_series.h"
+#include "tables/flow_table.h"
+#include "tables/instant_table.h"
+#include "track.h"
 
 #include <cstdint>
 #include <optional>
@@ -54,6 +62,7 @@ struct RegionRow
     int64_t storedExclusive = -1; // writer-computed exclusive ns, -1 = not stored
     std::optional<StoredSummary> stored;
     std::optional<AggregateStats> aggregate;
+    TrackId track; // the track of the row's calls when EventColumns::track is empty
 };
 
 // A row of the file's thread_table. Times in ns on the events' clock; -1 = unknown.
@@ -86,6 +95,8 @@ struct EventColumns
     Column<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
     Column<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
     Column<int64_t> awaitNs;   // ns the call's task was suspended inside the call
+    Column<uint32_t> track;    // TrackId of each call; empty = each row's RegionRow::track
+    Column<uint64_t> args;     // ArgsRef of each call into Capture::args; empty = none
     Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
 
     size_t size() const { return start.size(); }
@@ -93,6 +104,21 @@ struct EventColumns
     bool hasThreads() const { return !threadIds.empty(); }
     bool hasTasks() const { return !taskIds.empty(); }
     bool hasAwait() const { return !awaitNs.empty(); }
+
+};
+
+// The optional per-call columns a source records, listed once. Every piece of code that
+// copies, checks, saves, reads or measures the event columns goes through this list.
+struct OptionalEventColumn
+{
+    const char* name;                      // the column's name under /events in the file format
+    Column<int64_t> EventColumns::*member; // the column
+    int64_t none;                          // the value that means "no value" for one call
+};
+inline constexpr OptionalEventColumn kOptionalEventColumns[] = {
+    {"gpu_durations", &EventColumns::gpu, -1},     {"call_ids", &EventColumns::callIds, -1},
+    {"parent_ids", &EventColumns::parentIds, -1},  {"thread_ids", &EventColumns::threadIds, -1},
+    {"task_ids", &EventColumns::taskIds, -1},      {"await_ns", &EventColumns::awaitNs, 0},
 };
 
 // Something odd the user should know about; the capture is still usable.
@@ -102,12 +128,12 @@ struct Warning
     std::string object; // HDF5 object or region it concerns, may be empty
 };
 
-// The exclusive time of a row on one lane (thread or task), filled by computeNesting()
-// when the events carry thread or task ids.
+// The exclusive time of a row on one track, filled by computeNesting() when the capture
+// has more than one track.
 struct LaneExclusive
 {
     uint32_t row = 0;
-    int64_t lane = -1; // task id if >= 0; -2 - thread id for threads; -1 = unknown lane
+    TrackId track;
     int64_t exclusiveNs = 0;
 };
 
@@ -169,6 +195,19 @@ struct Capture
     std::vector<Warning> warnings;
     NvtxTables nvtx; // NVTX captures only; saved under /spanscope/nvtx (docs/capture-format.md)
 
+    // Every track events, instants, counters and allocations belong to (TrackId indexes
+    // it). Filled by the source, or by assignTracks() from the thread and task columns.
+    std::vector<Track> tracks;
+    std::vector<RegionKind> regionKinds;     // region id -> kind; empty = every region Cpu
+    std::vector<NameId> regionCategories;    // region id -> the source's category; empty = none
+    std::vector<DeviceInfo> devices;         // GPUs the source describes, by device id
+    GpuActivityTable gpuActivities;          // kernels, copies, memsets: attributes by event
+    FlowTable flows;                         // launch -> GPU work, fwd -> bwd, user flows
+    InstantTable instants;
+    std::vector<CounterSeries> counters;     // one per Counter track
+    AllocationTable allocations;
+    ArgsStore args;                          // args text of events (events.args) and instants
+
     // Filled by computeNesting(): exclusive ns per row (-1 until computed).
     std::vector<int64_t> rowExclusive;
     std::vector<LaneExclusive> laneExclusive;
@@ -178,6 +217,18 @@ struct Capture
     {
         return strings.text(regionNames[region]);
     }
+    RegionKind regionKind(uint32_t region) const
+    {
+        return region < regionKinds.size() ? regionKinds[region] : RegionKind::Cpu;
+    }
+    // The track of event `e` of row `row`.
+    TrackId trackOfEvent(uint32_t row, uint64_t e) const
+    {
+        return events.track.empty() ? rows[row].track : TrackId{events.track[e]};
+    }
+    const Track& track(TrackId id) const { return tracks[id.value]; }
+    // The thread a call ran on (its thread id, or its Thread track's), -1 if unknown.
+    int64_t threadOfEvent(uint32_t row, uint64_t e) const;
     // The thread_table row for (rank, index), or nullptr.
     const ThreadInfo* thread(int32_t rank, int64_t index) const;
     const TaskInfo* task(int32_t rank, int64_t index) const;

@@ -1,5 +1,7 @@
 #include "capture_loader.h"
 
+#include "io/chrome/chrome_trace_reader.h"
+#include "io/chrome/json_input.h"
 #include "io/region_file_reader.h"
 #include "stats/nesting.h"
 
@@ -21,10 +23,18 @@ std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
     return loaded;
 }
 
+Result<std::shared_ptr<Capture>> readCaptureFile(const std::string& path, const ProgressRange& progress,
+                                                 LoadOptions options)
+{
+    if (io::looksLikeJsonOrGzip(path))
+        return io::readChromeTrace(path, progress, io::ChromeImportOptions{options.keepArgs});
+    return io::readRegionFile(path, progress);
+}
+
 Result<LoadedCapture> loadCapture(const std::string& path, LoadControl* control, LoadOptions options)
 {
     const ProgressRange progress(control, 0.0, 1.0);
-    auto read = io::readRegionFile(path, progress.sub(0.0, 0.6));
+    auto read = readCaptureFile(path, progress.sub(0.0, 0.6), options);
     if (!read)
         return read.error();
     auto analyzed = analyzeCapture(std::move(read.value()), progress.sub(0.6, 1.0), options);

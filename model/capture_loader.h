@@ -1,5 +1,6 @@
 #pragma once
-// One call that turns a path into a published, analysed capture: read, nesting, summary.
+// One call that turns a path into a published, analysed capture: read (any format),
+// nesting, summary.
 // Runs on the calling thread (a worker); progress and cancel through LoadControl.
 
 #include "capture.h"
@@ -24,7 +25,14 @@ struct LoadedCapture
 struct LoadOptions
 {
     bool timeline = false; // also build the timeline index (12 bytes per call)
+    bool keepArgs = true;  // Chrome traces: keep each event's args (the CLI's summary does not)
 };
+
+// Reads any file spanscope opens, by its content: HDF5 region files and spanscope
+// captures (io/region_file_reader.h), Chrome trace JSON, plain or gzipped
+// (io/chrome/chrome_trace_reader.h). Nesting is not computed.
+Result<std::shared_ptr<Capture>> readCaptureFile(const std::string& path, const ProgressRange& progress,
+                                                 LoadOptions options = {});
 
 // Nesting, summary and (if asked) the timeline index of a capture that was just built
 // (read from a file or assembled live). Null when `progress` says cancel.

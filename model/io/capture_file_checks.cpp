@@ -30,10 +30,10 @@ Status checkCapture(const Capture& capture, const std::string& path)
     const bool aggregate = capture.layout == StorageLayout::Aggregate;
     if (e.end.size() != e.size())
         return bad("start and end columns differ in length");
-    for (const Column<int64_t>* column :
-         {&e.gpu, &e.callIds, &e.parentIds, &e.threadIds, &e.taskIds, &e.awaitNs})
-        if (!column->empty() && column->size() != e.size())
-            return bad("an optional event column differs in length from the start column");
+    for (const auto& optional : kOptionalEventColumns)
+        if (!(e.*optional.member).empty() && (e.*optional.member).size() != e.size())
+            return bad("an optional event column (" + std::string(optional.name)
+                       + ") differs in length from the start column");
     std::set<std::pair<uint32_t, int32_t>> seen;
     std::vector<std::pair<uint64_t, uint64_t>> slices;
     for (size_t i = 0; i < capture.rows.size(); ++i) {

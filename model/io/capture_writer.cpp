@@ -412,18 +412,10 @@ Status Writer::events()
             std::copy_n(column.data() + begin, count, dst);
         };
     };
-    struct Optional
-    {
-        const char* name;
-        const Column<int64_t>* column;
-    };
-    std::vector<Optional> present;
-    for (const Optional& o :
-         {Optional{"gpu_durations", &e.gpu}, Optional{"call_ids", &e.callIds},
-          Optional{"parent_ids", &e.parentIds}, Optional{"thread_ids", &e.threadIds},
-          Optional{"task_ids", &e.taskIds}, Optional{"await_ns", &e.awaitNs}})
-        if (n > 0 && !o.column->empty())
-            present.push_back(o);
+    std::vector<OptionalEventColumn> present;
+    for (const auto& optional : kOptionalEventColumns)
+        if (n > 0 && !(e.*optional.member).empty())
+            present.push_back(optional);
 
     const double parts = 2.0 + double(present.size());
     auto from = [&](size_t k) { return 0.1 + 0.85 * double(k) / parts; };
@@ -433,7 +425,7 @@ Status Writer::events()
         return s;
     for (size_t k = 0; k < present.size(); ++k)
         if (auto s = eventColumn(std::string("/events/") + present[k].name, n,
-                                 copy(*present[k].column), from(k + 2), from(k + 3));
+                                 copy(e.*present[k].member), from(k + 2), from(k + 3));
             !s)
             return s;
     return Ok{};

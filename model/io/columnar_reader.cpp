@@ -225,21 +225,17 @@ Status readEventColumns(const H5File& file, bool deltas, const ProgressRange& pr
     if (auto s = file.readInt64(endPath, events.end.data(), eventCount, progress.sub(0.45, 0.9)); !s)
         return s;
 
-    struct Optional
-    {
-        const char* name;
-        Column<int64_t>* column;
-    };
-    const Optional optional[] = {{"gpu_durations", &events.gpu},   {"call_ids", &events.callIds},
-                                 {"parent_ids", &events.parentIds}, {"thread_ids", &events.threadIds},
-                                 {"task_ids", &events.taskIds},     {"await_ns", &events.awaitNs},
-                                 {"await_times", &events.awaitNs}};
-    for (const auto& column : optional) {
-        const std::string path = eventColumn(column.name);
-        if (!file.isDataset(path) || !column.column->empty())
+    // Older writers named await_ns "await_times".
+    std::vector<std::pair<std::string, Column<int64_t>*>> optional;
+    for (const auto& column : kOptionalEventColumns)
+        optional.emplace_back(column.name, &(events.*column.member));
+    optional.emplace_back("await_times", &events.awaitNs);
+    for (const auto& [name, column] : optional) {
+        const std::string path = eventColumn(name.c_str());
+        if (!file.isDataset(path) || !column->empty())
             continue;
-        column.column->resize(eventCount);
-        if (auto s = file.readInt64(path, column.column->data(), eventCount); !s)
+        column->resize(eventCount);
+        if (auto s = file.readInt64(path, column->data(), eventCount); !s)
             return s;
     }
     progress.report(1.0);

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace spanscope::model::live {
 
@@ -89,14 +90,13 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         return result;
     }
 
-    bool gpu = false, callIds = false, parentIds = false, await = false;
-    for (const auto& process : processes) {
-        const EventColumns& e = process.capture->events;
-        gpu |= e.hasGpu();
-        callIds |= !e.callIds.empty();
-        parentIds |= !e.parentIds.empty();
-        await |= e.hasAwait();
-    }
+    // An optional column goes into the merge if any process recorded it; thread and task
+    // ids always do, as they tell the processes' lanes apart.
+    std::set<std::string_view> wanted{"thread_ids", "task_ids"};
+    for (const auto& process : processes)
+        for (const auto& optional : kOptionalEventColumns)
+            if (!(process.capture->events.*optional.member).empty())
+                wanted.insert(optional.name);
 
     std::map<std::string, uint32_t> regionOf;
     std::map<std::string, uint32_t> domainOf{{"default", 0}};
@@ -155,12 +155,9 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         }
         c.events.start.insert(c.events.start.end(), p.events.start.begin(), p.events.start.end());
         c.events.end.insert(c.events.end.end(), p.events.end.begin(), p.events.end.end());
-        appendColumn(c.events.gpu, p.events.gpu, n, int64_t(-1), gpu);
-        appendColumn(c.events.callIds, p.events.callIds, n, int64_t(-1), callIds);
-        appendColumn(c.events.parentIds, p.events.parentIds, n, int64_t(-1), parentIds);
-        appendColumn(c.events.threadIds, p.events.threadIds, n, int64_t(-1), true);
-        appendColumn(c.events.taskIds, p.events.taskIds, n, int64_t(-1), true);
-        appendColumn(c.events.awaitNs, p.events.awaitNs, n, int64_t(0), await);
+        for (const auto& optional : kOptionalEventColumns)
+            appendColumn(c.events.*optional.member, p.events.*optional.member, n, optional.none,
+                         wanted.count(optional.name) > 0);
 
         for (ThreadInfo thread : p.threads) {
             thread.rank = r;

@@ -30,4 +30,25 @@ std::string formatDuration(double ns)
     return buffer;
 }
 
+std::string formatBytes(double bytes)
+{
+    static const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+    char buffer[48];
+    double value = bytes;
+    const char* unit = nullptr;
+    for (const char* candidate : units) {
+        if (std::fabs(value) < 1024.0)
+            break;
+        value /= 1024.0;
+        unit = candidate;
+    }
+    if (!unit) {
+        std::snprintf(buffer, sizeof buffer, "%.0f B", bytes);
+        return buffer;
+    }
+    const int decimals = std::fabs(value) >= 100 ? 1 : std::fabs(value) >= 10 ? 2 : 3;
+    std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, value, unit);
+    return buffer;
+}
+
 } // namespace spanscope::model::report

@@ -1,5 +1,6 @@
 #include "summary_report.h"
 
+#include "../stats/gpu_summary.h"
 #include "duration_format.h"
 #include "text_table.h"
 
@@ -15,6 +16,14 @@ namespace {
 std::string displayName(const std::string& name)
 {
     return name.empty() ? "(unnamed)" : name;
+}
+
+// A region's name, with its kind when it is GPU work: "gemm [kernel]".
+std::string regionLabel(const Capture& capture, uint32_t region)
+{
+    const RegionKind kind = capture.regionKind(region);
+    const std::string name = displayName(capture.regionName(region));
+    return kind == RegionKind::Cpu ? name : name + " [" + regionKindName(kind) + "]";
 }
 
 void writeStats(JsonWriter& json, const RegionStats& s)
@@ -112,6 +121,80 @@ std::vector<std::string> withFirst(std::vector<std::string> first, std::vector<s
     return first;
 }
 
+void writeGpu(JsonWriter& json, const Capture& capture)
+{
+    const GpuSummary gpu = summarizeGpu(capture);
+    json.key("gpu");
+    json.beginObject();
+    json.key("devices");
+    json.beginArray();
+    for (const auto& device : gpu.devices) {
+        json.beginObject();
+        json.field("device", int64_t(device.device));
+        json.field("name", device.name);
+        json.key("streams");
+        json.beginArray();
+        for (const auto& s : device.streams) {
+            json.beginObject();
+            json.field("stream", s.stream);
+            json.field("kernels", s.kernels);
+            json.field("kernel_ns", s.kernelNs);
+            json.field("memcpys", s.memcpys);
+            json.field("memcpy_bytes", s.memcpyBytes);
+            json.field("memcpy_ns", s.memcpyNs);
+            json.field("memsets", s.memsets);
+            json.field("memset_ns", s.memsetNs);
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
+    json.field("launches_matched", gpu.launchesMatched);
+    json.endObject();
+
+    json.key("allocations");
+    json.beginArray();
+    for (const auto& a : summarizeAllocations(capture)) {
+        json.beginObject();
+        json.field("device", memoryDeviceName(a.device));
+        json.field("allocs", a.allocs);
+        json.field("frees", a.frees);
+        json.field("alloc_bytes", a.allocBytes);
+        json.field("peak_bytes", a.peakBytes);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+// Text: what the GPU did per stream, and allocations per device, when the file has any.
+void appendGpuText(std::ostringstream& out, const Capture& capture)
+{
+    const GpuSummary gpu = summarizeGpu(capture);
+    if (!gpu.devices.empty()) {
+        out << "\nGPU (" << gpu.launchesMatched << " launches linked to their GPU work)\n";
+        TextTable table({"Device", "Stream", "Kernels", "Kernel time", "Copies", "Copied", "Copy time", "Memsets",
+                         "Memset time"});
+        for (const auto& device : gpu.devices)
+            for (const auto& s : device.streams)
+                table.add({std::to_string(device.device) + (device.name.empty() ? "" : " " + device.name),
+                           s.stream < 0 ? std::string("(device)") : std::to_string(s.stream),
+                           std::to_string(s.kernels), formatDuration(double(s.kernelNs)), std::to_string(s.memcpys),
+                           formatBytes(double(s.memcpyBytes)), formatDuration(double(s.memcpyNs)),
+                           std::to_string(s.memsets), formatDuration(double(s.memsetNs))});
+        out << table.render();
+    }
+    const auto allocations = summarizeAllocations(capture);
+    if (!allocations.empty()) {
+        out << "\nAllocations\n";
+        TextTable table({"Device", "Allocs", "Frees", "Allocated", "Peak"});
+        for (const auto& a : allocations)
+            table.add({memoryDeviceName(a.device), std::to_string(a.allocs), std::to_string(a.frees),
+                       formatBytes(double(a.allocBytes)), formatBytes(double(a.peakBytes))});
+        out << table.render();
+    }
+}
+
 const std::vector<std::string> kStatHeader = {"Calls", "Total", "Mean", "Min", "Max", "Std",
                                               "p50",   "p95",   "p99",  "Exclusive", "GPU"};
 
@@ -134,7 +217,7 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
 
     TextTable pooled(withFirst({"Region"}, kStatHeader));
     for (const uint32_t region : summary.regionOrder)
-        pooled.add(withFirst({displayName(capture.regionName(region))}, statsCells(summary.pooled[region])));
+        pooled.add(withFirst({regionLabel(capture, region)}, statsCells(summary.pooled[region])));
     out << pooled.render();
 
     if (capture.ranks.size() > 1) {
@@ -142,14 +225,16 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
         TextTable perRank(withFirst({"Region", "Rank"}, kStatHeader));
         for (const uint32_t r : summary.rowOrder) {
             const auto& row = capture.rows[r];
-            perRank.add(withFirst({displayName(capture.regionName(row.region)), std::to_string(row.rank)},
+            perRank.add(withFirst({regionLabel(capture, row.region), std::to_string(row.rank)},
                                   statsCells(summary.perRow[r])));
         }
         out << perRank.render();
     }
 
+    appendGpuText(out, capture);
+
     if (options.perThread) {
-        if (!capture.events.hasThreads()) {
+        if (!capture.events.hasThreads() && capture.threads.empty()) {
             out << "\nPer thread: the file recorded no thread ids\n";
         } else {
             out << "\nPer thread\n";
@@ -157,7 +242,7 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
             for (const uint32_t region : summary.regionOrder)
                 for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region]))
                     perThread.add(
-                        withFirst({displayName(capture.regionName(region)), std::to_string(t.rank),
+                        withFirst({regionLabel(capture, region), std::to_string(t.rank),
                                    std::to_string(t.threadId), t.threadName},
                                   statsCells(t.stats)));
             out << perThread.render();
@@ -231,12 +316,15 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
         json.endObject();
     }
 
+    writeGpu(json, capture);
+
     json.key("regions");
     json.beginArray();
     for (const uint32_t r : summary.rowOrder) {
         const auto& row = capture.rows[r];
         json.beginObject();
         json.field("name", capture.regionName(row.region));
+        json.field("kind", regionKindName(capture.regionKind(row.region)));
         json.field("rank", int64_t(row.rank));
         writeStats(json, summary.perRow[r]);
         json.field("source_file", capture.strings.text(row.sourceFile));
@@ -255,6 +343,7 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
     for (const uint32_t region : summary.regionOrder) {
         json.beginObject();
         json.field("name", capture.regionName(region));
+        json.field("kind", regionKindName(capture.regionKind(region)));
         json.field("ranks", uint64_t(summary.rowsOfRegion[region].size()));
         writeStats(json, summary.pooled[region]);
         json.field("imbalance_pct", summary.pooled[region].imbalancePercent);
@@ -280,13 +369,13 @@ std::string summaryCsvHeader(const SummaryOptions& options)
     return std::string("file,name,rank,") + (options.perThread ? "thread_id,thread_name," : "") +
            "calls,unclosed,total_ns,mean_ns,min_ns,max_ns,std_ns,"
            "first_duration_ns,last_duration_ns,p50_ns,p95_ns,p99_ns,exclusive_ns,"
-           "start_min_ns,end_max_ns,gpu_calls,gpu_total_ns,await_ns\n";
+           "start_min_ns,end_max_ns,gpu_calls,gpu_total_ns,await_ns,kind\n";
 }
 
 namespace {
 
-// One CSV line: `key` cells (file, name, rank[, thread]) then the statistics of `s`.
-void appendCsvRow(std::string& out, std::vector<std::string> cells, const RegionStats& s)
+// One CSV line: `key` cells (file, name, rank[, thread]), the statistics of `s`, the kind.
+void appendCsvRow(std::string& out, std::vector<std::string> cells, const RegionStats& s, RegionKind kind)
 {
     const bool perCall = !s.summaryOnly;
     const std::vector<std::string> stats = {std::to_string(s.calls),
@@ -306,7 +395,8 @@ void appendCsvRow(std::string& out, std::vector<std::string> cells, const Region
                                             perCall ? std::to_string(s.endMax) : std::string(),
                                             optionalText(s.gpuCalls),
                                             optionalText(s.gpuTotal),
-                                            optionalText(s.awaitTotal)};
+                                            optionalText(s.awaitTotal),
+                                            regionKindName(kind)};
     cells.insert(cells.end(), stats.begin(), stats.end());
     for (size_t c = 0; c < cells.size(); ++c) {
         if (c)
@@ -324,14 +414,14 @@ std::string summaryCsvRows(const SummaryInput& input, const SummaryOptions& opti
     const auto& summary = input.summary;
     const std::string file = csvField(capture.sourcePath);
     std::string out;
-    if (options.perThread && capture.events.hasThreads()) {
+    if (options.perThread && (capture.events.hasThreads() || !capture.threads.empty())) {
         for (const uint32_t region : summary.regionOrder) {
             const std::string name = csvField(capture.regionName(region));
             for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region]))
                 appendCsvRow(out,
                              {file, name, std::to_string(t.rank), std::to_string(t.threadId),
                               csvField(t.threadName)},
-                             t.stats);
+                             t.stats, capture.regionKind(region));
         }
         return out;
     }
@@ -341,7 +431,7 @@ std::string summaryCsvRows(const SummaryInput& input, const SummaryOptions& opti
                                         std::to_string(row.rank)};
         if (options.perThread)
             key.insert(key.end(), {std::string(), std::string()}); // no thread ids in the file
-        appendCsvRow(out, std::move(key), summary.perRow[r]);
+        appendCsvRow(out, std::move(key), summary.perRow[r], capture.regionKind(row.region));
     }
     return out;
 }

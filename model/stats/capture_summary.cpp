@@ -94,14 +94,16 @@ std::vector<ThreadBreakdown> threadBreakdown(const Capture& capture, std::span<c
 {
     std::vector<ThreadBreakdown> result;
     const auto& events = capture.events;
-    if (!events.hasThreads())
+    const bool threadColumn = events.hasThreads();
+    if (!threadColumn && events.track.empty())
         return result;
     std::vector<int64_t> scratch;
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
         std::set<int64_t> threads;
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
-            threads.insert(events.threadIds[i]);
+            if (const int64_t thread = capture.threadOfEvent(r, i); threadColumn || thread >= 0)
+                threads.insert(thread);
         for (const int64_t thread : threads) {
             ThreadBreakdown entry;
             entry.rank = row.rank;

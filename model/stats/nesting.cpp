@@ -48,7 +48,7 @@ public:
     std::optional<Warning> overlapWarning;
 
 private:
-    void addRuns(uint32_t row, int32_t rank, std::map<int64_t, std::vector<Run>>& lanes);
+    void addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack);
     void loadKey(Run& run) const
     {
         const EventIndex e = run.head();
@@ -64,9 +64,9 @@ private:
             return a.stop > b.stop;
         return a.order < b.order;
     }
-    void mergeWalk(std::vector<Run>& runs, int64_t laneId, int32_t rank);
+    void mergeWalk(std::vector<Run>& runs, TrackId track);
     void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank);
-    void finishLane(int64_t laneId);
+    void finishLane(TrackId track);
     void addLaneExclusive(uint32_t row, int64_t ns)
     {
         if (!m_lanes)
@@ -94,46 +94,47 @@ private:
     std::string m_overlapExample;
 };
 
-void Nester::addRuns(uint32_t row, int32_t rank, std::map<int64_t, std::vector<Run>>& lanes)
+void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
 {
     const auto& r = m_capture.rows[row];
     const uint64_t begin = r.offset, end = r.offset + r.count;
-    auto laneOf = [&](uint64_t i) {
-        if (!m_lanes)
-            return int64_t(-1);
-        return laneKey(m_events.hasTasks() ? m_events.taskIds[i] : -1,
-                       m_events.hasThreads() ? m_events.threadIds[i] : -1);
-    };
+    if (begin == end)
+        return;
+    const bool perCall = !m_events.track.empty();
+    auto trackOf = [&](uint64_t i) { return perCall ? m_events.track[i] : r.track.value; };
     bool simple = true;
-    const int64_t firstLane = begin < end ? laneOf(begin) : -1;
+    const uint32_t firstTrack = trackOf(begin);
     for (uint64_t i = begin; i < end && simple; ++i) {
-        if (m_events.end[i] < m_events.start[i] || laneOf(i) != firstLane)
+        if (m_events.end[i] < m_events.start[i] || trackOf(i) != firstTrack)
             simple = false;
         else if (i > begin
                  && (m_events.start[i] < m_events.start[i - 1]
                      || (m_events.start[i] == m_events.start[i - 1] && m_events.end[i] > m_events.end[i - 1])))
             simple = false;
     }
-    if (begin == end)
-        return;
+    auto runsFor = [&](uint32_t track) -> std::vector<Run>& {
+        if (track >= runsOfTrack.size())
+            runsOfTrack.resize(size_t(track) + 1);
+        return runsOfTrack[track];
+    };
     if (simple) {
         Run run;
         run.row = row;
         run.order = m_runOrder++;
         run.position = begin;
         run.end = end;
-        lanes[firstLane].push_back(run);
+        runsFor(firstTrack).push_back(run);
         return;
     }
-    // Gather closed calls per lane, keeping their order, then sort each list stably.
-    std::map<int64_t, std::vector<EventIndex>> perLane;
+    // Gather closed calls per track, keeping their order, then sort each list stably.
+    std::map<uint32_t, std::vector<EventIndex>> perTrack;
     for (uint64_t i = begin; i < end; ++i) {
         if (m_events.end[i] >= m_events.start[i])
-            perLane[laneOf(i)].push_back(EventIndex(i));
+            perTrack[trackOf(i)].push_back(EventIndex(i));
         else if (m_visitor) // never-closed calls take no part in nesting
-            m_visitor->unclosed(EventIndex(i), rank, laneOf(i));
+            m_visitor->unclosed(EventIndex(i), TrackId{trackOf(i)});
     }
-    for (auto& [lane, indices] : perLane) {
+    for (auto& [track, indices] : perTrack) {
         std::stable_sort(indices.begin(), indices.end(), [this](EventIndex a, EventIndex b) {
             if (m_events.start[a] != m_events.start[b])
                 return m_events.start[a] < m_events.start[b];
@@ -146,7 +147,7 @@ void Nester::addRuns(uint32_t row, int32_t rank, std::map<int64_t, std::vector<R
         run.indices = m_gathered.back().data();
         run.position = 0;
         run.end = m_gathered.back().size();
-        lanes[lane].push_back(run);
+        runsFor(track).push_back(run);
     }
 }
 
@@ -186,11 +187,12 @@ void Nester::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32
     m_stack.push_back({start, end, row});
 }
 
-void Nester::mergeWalk(std::vector<Run>& runs, int64_t laneId, int32_t rank)
+void Nester::mergeWalk(std::vector<Run>& runs, TrackId track)
 {
     m_stack.clear();
     if (m_visitor)
-        m_visitor->lane(rank, laneId);
+        m_visitor->track(track);
+    const int32_t rank = m_capture.tracks[track.value].rank;
     for (auto& run : runs)
         loadKey(run);
     // A binary min-heap of run numbers ordered by each run's head key. The top run is
@@ -231,15 +233,15 @@ void Nester::mergeWalk(std::vector<Run>& runs, int64_t laneId, int32_t rank)
         if (heap.size() > 1)
             siftDown(0);
     }
-    finishLane(laneId);
+    finishLane(track);
 }
 
-void Nester::finishLane(int64_t laneId)
+void Nester::finishLane(TrackId track)
 {
     if (!m_lanes)
         return;
     for (const uint32_t row : m_touchedRows) {
-        laneExclusive.push_back({row, laneId, m_laneRowExclusive[row]});
+        laneExclusive.push_back({row, track, m_laneRowExclusive[row]});
         m_laneRowExclusive[row] = 0;
         m_laneRowTouched[row] = false;
     }
@@ -252,29 +254,31 @@ bool Nester::run(const ProgressRange& progress)
     if (m_depth)
         m_depth->assign(n, 0);
     rowExclusive.assign(m_capture.rows.size(), 0);
-    m_lanes = m_events.hasThreads() || m_events.hasTasks();
+    m_lanes = !m_events.track.empty();
     m_laneRowExclusive.assign(m_capture.rows.size(), 0);
     m_laneRowTouched.assign(m_capture.rows.size(), false);
 
-    // Rows grouped by rank, each rank's rows in file order.
-    std::map<int32_t, std::vector<uint32_t>> rowsOfRank;
-    for (uint32_t r = 0; r < m_capture.rows.size(); ++r)
-        rowsOfRank[m_capture.rows[r].rank].push_back(r);
-
-    uint64_t done = 0;
-    for (const auto& [rank, rows] : rowsOfRank) {
+    // Runs grouped by track, each track's runs in row order.
+    std::vector<std::vector<Run>> runsOfTrack;
+    for (uint32_t r = 0; r < m_capture.rows.size(); ++r) {
         if (progress.cancelled())
             return false;
-        std::map<int64_t, std::vector<Run>> lanes;
-        for (const uint32_t r : rows) {
-            addRuns(r, rank, lanes);
-            done += m_capture.rows[r].count;
-        }
-        for (auto& [lane, runs] : lanes)
-            mergeWalk(runs, lane, rank);
-        m_gathered.clear();
-        progress.report(n ? double(done) / double(n) : 1.0);
+        addRuns(r, runsOfTrack);
     }
+    runsOfTrack.resize(m_capture.tracks.size());
+    uint64_t done = 0;
+    for (const TrackId track : tracksInDisplayOrder(m_capture)) {
+        auto& runs = runsOfTrack[track.value];
+        if (runs.empty())
+            continue;
+        if (progress.cancelled())
+            return false;
+        for (const Run& run : runs)
+            done += run.end - run.position;
+        mergeWalk(runs, track);
+        progress.report(n ? double(std::min<uint64_t>(done, n)) / double(n) : 1.0);
+    }
+    m_gathered.clear();
 
     if (m_overlaps)
         overlapWarning = Warning{std::to_string(m_overlaps)
@@ -290,6 +294,7 @@ bool Nester::run(const ProgressRange& progress)
 
 bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisitor* visitor)
 {
+    assignTracks(capture);
     if (capture.events.size() >= UINT32_MAX) {
         capture.warnings.push_back({"too many calls to compute nesting; exclusive times unavailable", {}});
         return true;

@@ -10,9 +10,9 @@ namespace spanscope::model {
 
 namespace {
 
-bool inThread(const EventColumns& events, uint64_t i, const std::optional<ThreadFilter>& thread)
+bool inThread(const Capture& capture, uint32_t row, uint64_t i, const std::optional<ThreadFilter>& thread)
 {
-    return !thread || (events.hasThreads() && events.threadIds[i] == thread->threadId);
+    return !thread || capture.threadOfEvent(row, i) == thread->threadId;
 }
 
 // Summary-only rows: what the stored aggregates say, nothing more.
@@ -53,10 +53,12 @@ std::optional<int64_t> exclusiveOf(const Capture& capture, std::span<const uint3
         if (!capture.nestingComputed)
             return std::nullopt;
         int64_t sum = 0;
-        for (const auto& lane : capture.laneExclusive)
-            if (lane.lane == -2 - thread->threadId
+        for (const auto& lane : capture.laneExclusive) {
+            const Track& track = capture.track(lane.track);
+            if (track.kind == TrackKind::Thread && track.thread == thread->threadId
                 && std::find(rows.begin(), rows.end(), lane.row) != rows.end())
                 sum += lane.exclusiveNs;
+        }
         return sum;
     }
     int64_t sum = 0;
@@ -81,7 +83,7 @@ std::vector<int64_t> closedDurations(const Capture& capture, std::span<const uin
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
-            if (events.end[i] >= events.start[i] && inThread(events, i, thread))
+            if (events.end[i] >= events.start[i] && inThread(capture, r, i, thread))
                 durations.push_back(events.end[i] - events.start[i]);
     }
     return durations;
@@ -109,7 +111,7 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
         int64_t rowFirstStart = 0, rowFirst = 0, rowLast = 0;
         int64_t rowLastEnd = std::numeric_limits<int64_t>::min();
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
-            if (!inThread(events, i, thread))
+            if (!inThread(capture, r, i, thread))
                 continue;
             ++stats.calls;
             const int64_t start = events.start[i], end = events.end[i];

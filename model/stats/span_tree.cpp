@@ -21,22 +21,6 @@ bool SpanTreeFilter::passes(const Capture& capture, uint32_t event) const
     return true;
 }
 
-std::string laneTitle(const Capture& capture, int32_t rank, int64_t laneKey)
-{
-    std::string title = "rank " + std::to_string(rank);
-    if (laneKey >= 0) {
-        title += " \u00b7 task " + std::to_string(laneKey);
-        if (const TaskInfo* task = capture.task(rank, laneKey); task && task->name.value != 0)
-            title += " " + capture.strings.text(task->name);
-    } else if (laneKey <= -2) {
-        const int64_t thread = -2 - laneKey;
-        title += " \u00b7 thread " + std::to_string(thread);
-        if (const ThreadInfo* info = capture.thread(rank, thread); info && info->name.value != 0)
-            title += " " + capture.strings.text(info->name);
-    }
-    return title;
-}
-
 namespace {
 
 class Builder final : public NestingVisitor
@@ -53,15 +37,11 @@ public:
             m_root = addRoot("all lanes");
     }
 
-    void lane(int32_t rank, int64_t key) override
+    void track(TrackId track) override
     {
         m_stack.clear();
-        if (!m_filter.mergeLanes) {
-            m_root = addRoot(laneTitle(m_capture, rank, key));
-            // Threads by id, then tasks by id, then the unknown lane, within each rank.
-            const int kind = key <= -2 ? 0 : key >= 0 ? 1 : 2;
-            m_rootOrder.push_back({rank, kind, key <= -2 ? -2 - key : key, m_root});
-        }
+        if (!m_filter.mergeLanes) // the walk visits tracks in display order
+            m_root = addRoot(trackTitle(m_capture, track));
     }
 
     void call(uint32_t event, uint16_t depth) override
@@ -91,15 +71,10 @@ public:
         m_stack.push_back({depth, it->second});
     }
 
-    void unclosed(uint32_t, int32_t, int64_t) override {}
+    void unclosed(uint32_t, TrackId) override {}
 
     SpanTree finish()
     {
-        if (!m_rootOrder.empty()) {
-            std::sort(m_rootOrder.begin(), m_rootOrder.end());
-            for (size_t i = 0; i < m_rootOrder.size(); ++i)
-                m_tree.roots[i] = std::get<3>(m_rootOrder[i]);
-        }
         // Children follow their parents, so one backward pass sums the roots' totals and
         // a forward pass the exclusive times and shares.
         auto& nodes = m_tree.nodes;
@@ -144,7 +119,6 @@ private:
     const SpanTreeFilter& m_filter;
     std::vector<uint32_t> m_regionOfEvent;
     std::unordered_map<uint64_t, uint32_t> m_children; // (parent << 32 | region) -> node
-    std::vector<std::tuple<int32_t, int, int64_t, uint32_t>> m_rootOrder; // per-lane roots
     std::vector<Open> m_stack; // kept calls still open on the current lane
     uint32_t m_root = 0;
     SpanTree m_tree;

@@ -1,5 +1,5 @@
 #pragma once
-// The span tree: per lane (rank and thread/task), the nested ranges merged by call path
+// The span tree: per track (a rank's thread, task, NVTX lane or GPU stream), the nested ranges merged by call path
 // (the same region under the same parent node is one node), with counts and inclusive /
 // exclusive time. Built from walkNesting(); no Qt. The result is immutable once built and
 // may be read from any thread.
@@ -35,7 +35,7 @@ struct SpanTreeNode
     uint32_t parent = kNoParent;
     uint32_t depth = 0;               // 0 for roots
     uint32_t row = 0;                 // position in the parent's children (or in SpanTree::roots)
-    std::string title;                // roots only ("rank 0 · thread 1 worker-1")
+    std::string title;                // roots only: trackTitle(), "rank 0 · thread 1 worker-1"
     uint64_t calls = 0;               // calls merged into this node (0 for roots)
     int64_t inclusive = 0;            // ns, sum of the durations; roots: sum of their children
     int64_t exclusive = 0;            // ns, inclusive minus the children's inclusive
@@ -47,15 +47,12 @@ struct SpanTreeNode
 struct SpanTree
 {
     std::vector<SpanTreeNode> nodes; // parents precede their children
-    std::vector<uint32_t> roots;     // by rank, then threads by id, then tasks by id
+    std::vector<uint32_t> roots;     // one per track, in tracksInDisplayOrder()
 
     // Indented text, one node a line, for tests and debugging:
     // "<name> calls=<n> incl=<ns> excl=<ns> share=<percent>".
     std::string toText(const Capture& capture) const;
 };
-
-// The label of a lane: "rank 0 · thread 1 worker-1", "rank 0 · task 3 name", "rank 0".
-std::string laneTitle(const Capture& capture, int32_t rank, int64_t laneKey);
 
 // O(N) expected for N calls (plus the nesting walk). Any thread; reads `capture` only.
 SpanTree buildSpanTree(const Capture& capture, const SpanTreeFilter& filter = {});

@@ -38,26 +38,11 @@ void finishRow(const Capture& capture, DepthRow& row)
     }
 }
 
-std::string laneTitle(const Capture& capture, int32_t rank, LaneKind kind, int64_t id)
-{
-    std::string title = "rank " + std::to_string(rank);
-    if (kind == LaneKind::Thread) {
-        title += " · thread " + std::to_string(id);
-        if (const auto* info = capture.thread(rank, id); info && !capture.strings.text(info->name).empty())
-            title += " " + capture.strings.text(info->name);
-    } else if (kind == LaneKind::Task) {
-        title += " · task " + std::to_string(id);
-        if (const auto* info = capture.task(rank, id); info && !capture.strings.text(info->name).empty())
-            title += " " + capture.strings.text(info->name);
-    }
-    return title;
-}
-
 } // namespace
 
-void TimelineIndexBuilder::lane(int32_t rank, int64_t laneKey)
+void TimelineIndexBuilder::track(TrackId track)
 {
-    m_current = &m_lanes[{rank, laneKey}];
+    m_current = &m_lanes[track.value];
 }
 
 void TimelineIndexBuilder::call(uint32_t event, uint16_t depth)
@@ -68,9 +53,9 @@ void TimelineIndexBuilder::call(uint32_t event, uint16_t depth)
     depths[depth].events.push_back(event);
 }
 
-void TimelineIndexBuilder::unclosed(uint32_t event, int32_t rank, int64_t laneKey)
+void TimelineIndexBuilder::unclosed(uint32_t event, TrackId track)
 {
-    m_lanes[{rank, laneKey}].unclosed.push_back(event);
+    m_lanes[track.value].unclosed.push_back(event);
 }
 
 std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture)
@@ -84,40 +69,16 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
 {
     auto index = std::make_shared<TimelineIndex>();
 
-    // Lane order within a rank: the rank's own lane (calls without thread), then threads,
-    // then tasks, each by id.
-    struct Ordered
-    {
-        int32_t rank;
-        int kindOrder;
-        int64_t id;
-        TimelineLane* lane;
-    };
-    std::vector<Ordered> ordered;
-    for (auto& [key, lane] : m_lanes) {
-        lane.rank = key.rank;
-        if (key.lane >= 0) {
-            lane.kind = LaneKind::Task;
-            lane.id = key.lane;
-        } else if (key.lane <= -2) {
-            lane.kind = LaneKind::Thread;
-            lane.id = -2 - key.lane;
-        } else {
-            lane.kind = LaneKind::Rank;
-            lane.id = -1;
-        }
-        ordered.push_back({key.rank, int(lane.kind), lane.id, &lane});
-    }
-    std::sort(ordered.begin(), ordered.end(), [](const Ordered& a, const Ordered& b) {
-        return std::tie(a.rank, a.kindOrder, a.id) < std::tie(b.rank, b.kindOrder, b.id);
-    });
-
     index->m_begin = std::numeric_limits<int64_t>::max();
     index->m_end = std::numeric_limits<int64_t>::min();
     const auto& events = capture.events;
-    for (const auto& entry : ordered) {
-        TimelineLane& lane = *entry.lane;
-        lane.title = laneTitle(capture, lane.rank, lane.kind, lane.id);
+    for (const TrackId track : tracksInDisplayOrder(capture)) {
+        const auto found = m_lanes.find(track.value);
+        if (found == m_lanes.end())
+            continue;
+        TimelineLane& lane = found->second;
+        lane.track = track;
+        lane.title = trackTitle(capture, track);
         for (auto& row : lane.depths) {
             finishRow(capture, row);
             lane.calls += row.size();

@@ -1,6 +1,7 @@
 #pragma once
 // What the timeline needs to draw any time range in time bounded by pixels, not calls:
-// the calls grouped into lanes (rank -> thread -> task), and per lane and nesting depth
+// the calls grouped into lanes (one per track, in tracksInDisplayOrder), and per lane and
+// nesting depth
 // the calls sorted by start with prefix sums of their durations. A time range maps to an
 // index range with two binary searches, and any run of calls folded into one pixel
 // reports its count and busy time in O(1).
@@ -41,14 +42,10 @@ struct DepthRow
     int64_t busy(size_t begin, size_t end) const { return busyPrefix[end] - busyPrefix[begin]; }
 };
 
-enum class LaneKind { Rank, Thread, Task };
-
 struct TimelineLane
 {
-    int32_t rank = 0;
-    LaneKind kind = LaneKind::Rank;
-    int64_t id = -1;        // thread or task id within the rank; -1 for a whole rank
-    std::string title;      // "rank 0", "rank 0 · MainThread (3)", "rank 0 · task Task-1"
+    TrackId track;
+    std::string title;      // trackTitle(): "rank 0", "rank 0 · thread 3 worker", ...
     uint64_t calls = 0;     // closed calls drawn in the lane
     std::vector<DepthRow> depths;
     std::vector<uint32_t> unclosed; // calls that never closed, drawn to the end of the run
@@ -94,20 +91,14 @@ private:
 class TimelineIndexBuilder : public NestingVisitor
 {
 public:
-    void lane(int32_t rank, int64_t laneKey) override;
+    void track(TrackId track) override;
     void call(uint32_t event, uint16_t depth) override;
-    void unclosed(uint32_t event, int32_t rank, int64_t laneKey) override;
+    void unclosed(uint32_t event, TrackId track) override;
 
     std::shared_ptr<const TimelineIndex> finish(const Capture& capture);
 
 private:
-    struct Key
-    {
-        int32_t rank;
-        int64_t lane;
-        auto operator<=>(const Key&) const = default;
-    };
-    std::map<Key, TimelineLane> m_lanes;
+    std::map<uint32_t, TimelineLane> m_lanes; // by TrackId
     TimelineLane* m_current = nullptr;
 };
 

@@ -145,9 +145,11 @@ inner 0 30 40 thread=1 task=5
         // The task call is on its own lane, so it is nested in nothing.
         QCOMPARE(QString::fromStdString(describe(*capture)), QString("outer@0 depth=0,0 excl=190\ninner@0 depth=1,0 excl=20\n"));
         int64_t thread1Outer = 0;
-        for (const auto& lane : capture->laneExclusive)
-            if (lane.row == 0 && lane.lane == -3)
+        for (const auto& lane : capture->laneExclusive) {
+            const auto& track = capture->track(lane.track);
+            if (lane.row == 0 && track.kind == model::TrackKind::Thread && track.thread == 1)
                 thread1Outer = lane.exclusiveNs;
+        }
         QCOMPARE(thread1Outer, int64_t(90));
     }
 

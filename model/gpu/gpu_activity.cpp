@@ -1,0 +1,107 @@
+#include "gpu_activity.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace spanscope::model {
+
+const char* copyKindName(CopyKind kind)
+{
+    switch (kind) {
+    case CopyKind::HostToDevice: return "HtoD";
+    case CopyKind::DeviceToHost: return "DtoH";
+    case CopyKind::DeviceToDevice: return "DtoD";
+    case CopyKind::HostToHost: return "HtoH";
+    case CopyKind::PeerToPeer: return "PtoP";
+    case CopyKind::Unknown: break;
+    }
+    return "unknown";
+}
+
+void GpuActivityTable::add(uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail)
+{
+    m_event.push_back(event);
+    m_correlation.push_back(correlation);
+    m_context.push_back(context);
+    m_detail.push_back(detail);
+}
+
+void GpuActivityTable::addKernel(uint32_t event, uint64_t correlation, uint32_t context,
+                                 const KernelLaunchShape& shape)
+{
+    add(event, correlation, context, uint32_t(m_kernels.size()));
+    m_kernels.push_back(shape);
+}
+
+void GpuActivityTable::addCopy(uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes,
+                               CopyKind kind)
+{
+    add(event, correlation, context, uint32_t(m_copyBytes.size()) | kCopyBit);
+    m_copyBytes.push_back(bytes);
+    m_copyKind.push_back(uint8_t(kind));
+}
+
+void GpuActivityTable::addOther(uint32_t event, uint64_t correlation, uint32_t context)
+{
+    add(event, correlation, context, kNoDetail);
+}
+
+void GpuActivityTable::finish(const std::vector<uint32_t>* newIndexOf)
+{
+    if (newIndexOf)
+        for (auto& e : m_event)
+            e = (*newIndexOf)[e];
+    if (std::is_sorted(m_event.begin(), m_event.end()))
+        return;
+    std::vector<uint32_t> order(m_event.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m_event[a] < m_event[b]; });
+    auto permute = [&order](auto& column) {
+        auto copy = column;
+        for (size_t i = 0; i < order.size(); ++i)
+            column[i] = copy[order[i]];
+    };
+    permute(m_event);
+    permute(m_correlation);
+    permute(m_context);
+    permute(m_detail);
+}
+
+int64_t GpuActivityTable::rowOf(uint32_t event) const
+{
+    const auto it = std::lower_bound(m_event.begin(), m_event.end(), event);
+    return it != m_event.end() && *it == event ? int64_t(it - m_event.begin()) : -1;
+}
+
+std::optional<KernelLaunchShape> GpuActivityTable::kernelShape(size_t row) const
+{
+    const uint32_t detail = m_detail[row];
+    if (detail == kNoDetail || (detail & kCopyBit))
+        return std::nullopt;
+    return m_kernels[detail];
+}
+
+std::optional<uint64_t> GpuActivityTable::copyBytes(size_t row) const
+{
+    const uint32_t detail = m_detail[row];
+    if (detail == kNoDetail || !(detail & kCopyBit))
+        return std::nullopt;
+    return m_copyBytes[detail & ~kCopyBit];
+}
+
+CopyKind GpuActivityTable::copyKind(size_t row) const
+{
+    const uint32_t detail = m_detail[row];
+    if (detail == kNoDetail || !(detail & kCopyBit))
+        return CopyKind::Unknown;
+    return CopyKind(m_copyKind[detail & ~kCopyBit]);
+}
+
+size_t GpuActivityTable::residentBytes() const
+{
+    return m_event.capacity() * 4 + m_correlation.capacity() * 8 + m_context.capacity() * 4
+           + m_detail.capacity() * 4 + m_kernels.capacity() * sizeof(KernelLaunchShape)
+           + m_copyBytes.capacity() * 8 + m_copyKind.capacity();
+}
+
+} // namespace spanscope::model

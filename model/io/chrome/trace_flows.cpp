@@ -1,0 +1,147 @@
+#include "trace_flows.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+namespace spanscope::model::io::chrome {
+
+namespace {
+
+// The closed slices of one track by (start asc, end desc), each with the slice enclosing
+// it, for binding flow events to slices in O(log n + depth).
+struct TrackSlices
+{
+    std::vector<uint32_t> events;
+    std::vector<int32_t> parent; // position in `events`, -1 for none
+
+    void finish(const EventColumns& e)
+    {
+        std::stable_sort(events.begin(), events.end(), [&](uint32_t a, uint32_t b) {
+            return e.start[a] != e.start[b] ? e.start[a] < e.start[b] : e.end[a] > e.end[b];
+        });
+        parent.assign(events.size(), -1);
+        std::vector<int32_t> open;
+        for (size_t i = 0; i < events.size(); ++i) {
+            const int64_t start = e.start[events[i]];
+            while (!open.empty() && e.end[events[size_t(open.back())]] <= start
+                   && !(e.start[events[size_t(open.back())]] == start && e.end[events[size_t(open.back())]] == start))
+                open.pop_back();
+            parent[i] = open.empty() ? -1 : open.back();
+            open.push_back(int32_t(i));
+        }
+    }
+
+    // The innermost slice containing `ts` (start <= ts < end, or a zero-length one at ts).
+    int64_t enclosing(const EventColumns& e, int64_t ts) const
+    {
+        auto it = std::upper_bound(events.begin(), events.end(), ts,
+                                   [&](int64_t t, uint32_t event) { return t < e.start[event]; });
+        int32_t i = int32_t(it - events.begin()) - 1;
+        while (i >= 0) {
+            const uint32_t event = events[size_t(i)];
+            if (e.end[event] > ts || (e.start[event] == ts && e.end[event] == ts))
+                return event;
+            i = parent[size_t(i)];
+        }
+        return -1;
+    }
+
+    // The first slice to begin at or after `ts`.
+    int64_t next(const EventColumns& e, int64_t ts) const
+    {
+        auto it = std::lower_bound(events.begin(), events.end(), ts,
+                                   [&](uint32_t event, int64_t t) { return e.start[event] < t; });
+        return it == events.end() ? -1 : int64_t(*it);
+    }
+};
+
+int phaseRank(char phase)
+{
+    return phase == 's' ? 0 : phase == 't' ? 1 : 2;
+}
+
+} // namespace
+
+FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::vector<uint32_t>& eventOfSlice,
+                    const std::vector<uint32_t>& laneTracks)
+{
+    FlowStats stats;
+    std::set<std::pair<uint32_t, uint32_t>> linked;
+    auto& flows = capture.flows;
+
+    // Launches by correlation id: every GPU activity to the runtime call that started it.
+    std::unordered_multimap<uint64_t, uint32_t> launches;
+    for (const auto& [slice, correlation] : records.launchCorrelations)
+        launches.emplace(correlation, eventOfSlice[slice]);
+    for (const RawGpuActivity& activity : records.gpuActivities) {
+        if (!activity.correlation)
+            continue;
+        const uint32_t to = eventOfSlice[activity.slice];
+        auto [first, last] = launches.equal_range(activity.correlation);
+        for (auto it = first; it != last; ++it)
+            if (linked.emplace(it->second, to).second)
+                flows.add(it->second, to, FlowKind::Launch);
+    }
+
+    // The trace's own flow events, chained per id in time order.
+    if (!records.flows.empty()) {
+        const auto& e = capture.events;
+        std::unordered_map<uint32_t, TrackSlices> byTrack;
+        for (const RawFlow& flow : records.flows)
+            byTrack.try_emplace(laneTracks[flow.lane]);
+        for (size_t i = 0; i < e.size(); ++i)
+            if (e.end[i] >= e.start[i])
+                if (auto it = byTrack.find(e.track[i]); it != byTrack.end())
+                    it->second.events.push_back(uint32_t(i));
+        for (auto& [track, slices] : byTrack)
+            slices.finish(e);
+
+        std::vector<uint32_t> order(records.flows.size());
+        for (uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            const RawFlow& x = records.flows[a];
+            const RawFlow& y = records.flows[b];
+            if (x.key != y.key)
+                return x.key < y.key;
+            if (x.ts != y.ts)
+                return x.ts < y.ts;
+            if (phaseRank(x.phase) != phaseRank(y.phase))
+                return phaseRank(x.phase) < phaseRank(y.phase);
+            return x.order < y.order;
+        });
+        int64_t previous = -1;
+        uint32_t previousKey = UINT32_MAX;
+        for (const uint32_t index : order) {
+            const RawFlow& flow = records.flows[index];
+            if (flow.key != previousKey) {
+                previous = -1;
+                previousKey = flow.key;
+            }
+            const TrackSlices& slices = byTrack[laneTracks[flow.lane]];
+            const int64_t bound = flow.enclosing ? slices.enclosing(e, flow.ts) : slices.next(e, flow.ts);
+            if (bound < 0) {
+                ++stats.dangling;
+                if (flow.phase == 's')
+                    previous = -1;
+                continue;
+            }
+            if (flow.phase == 's') {
+                previous = bound;
+                continue;
+            }
+            if (previous < 0) {
+                ++stats.dangling; // a step or finish whose start was never seen
+                continue;
+            }
+            if (previous != bound && linked.emplace(uint32_t(previous), uint32_t(bound)).second)
+                flows.add(uint32_t(previous), uint32_t(bound), flow.kind);
+            previous = flow.phase == 't' ? bound : previous; // several finishes may share one start
+        }
+    }
+    flows.finish();
+    return stats;
+}
+
+} // namespace spanscope::model::io::chrome

@@ -1,0 +1,92 @@
+#include "gpu_summary.h"
+
+#include "../gpu/launch_gpu_time.h"
+
+#include <algorithm>
+#include <map>
+
+namespace spanscope::model {
+
+GpuSummary summarizeGpu(const Capture& capture)
+{
+    GpuSummary summary;
+    std::map<std::pair<int32_t, int64_t>, StreamActivity> streams;
+    const auto& e = capture.events;
+    for (uint32_t r = 0; r < capture.rows.size(); ++r) {
+        const RegionRow& row = capture.rows[r];
+        const RegionKind kind = capture.regionKind(row.region);
+        if (!isGpuActivity(kind))
+            continue;
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+            const Track& track = capture.track(capture.trackOfEvent(r, i));
+            StreamActivity& s = streams[{track.device, track.stream}];
+            s.device = track.device;
+            s.stream = track.stream;
+            const int64_t duration = e.end[i] >= e.start[i] ? e.end[i] - e.start[i] : 0;
+            if (kind == RegionKind::Kernel) {
+                ++s.kernels;
+                s.kernelNs += duration;
+            } else if (kind == RegionKind::Memcpy) {
+                ++s.memcpys;
+                s.memcpyNs += duration;
+                const int64_t row = capture.gpuActivities.rowOf(uint32_t(i));
+                if (row >= 0)
+                    s.memcpyBytes += capture.gpuActivities.copyBytes(size_t(row)).value_or(0);
+            } else {
+                ++s.memsets;
+                s.memsetNs += duration;
+            }
+        }
+    }
+    for (const auto& [key, stream] : streams) {
+        if (summary.devices.empty() || summary.devices.back().device != key.first) {
+            DeviceActivity device;
+            device.device = key.first;
+            for (const auto& info : capture.devices)
+                if (info.device == key.first)
+                    device.name = capture.strings.text(info.name);
+            summary.devices.push_back(std::move(device));
+        }
+        summary.devices.back().streams.push_back(stream);
+    }
+    summary.launchesMatched = matchedLaunches(capture);
+    return summary;
+}
+
+std::vector<AllocationTotals> summarizeAllocations(const Capture& capture)
+{
+    std::map<int32_t, AllocationTotals> totals;
+    std::map<int32_t, int64_t> live;
+    const auto& a = capture.allocations;
+    for (size_t i = 0; i < a.size(); ++i) {
+        AllocationTotals& t = totals[a.device(i)];
+        t.device = a.device(i);
+        const int64_t bytes = a.bytes(i);
+        if (bytes > 0) {
+            ++t.allocs;
+            t.allocBytes += bytes;
+        } else if (bytes < 0) {
+            ++t.frees;
+        }
+        int64_t& now = live[a.device(i)];
+        now += bytes;
+        t.peakBytes = std::max(t.peakBytes, now);
+    }
+    // A source that reports its allocator's total (PyTorch's "Total Allocated") knows
+    // better: it counts memory allocated before the trace began.
+    for (const auto& series : capture.counters) {
+        const Track& track = capture.track(series.track);
+        const std::string& name = capture.strings.text(track.name);
+        if (series.empty() || (name != "allocated" && name != "host allocated"))
+            continue;
+        const auto it = totals.find(track.device);
+        if (it != totals.end())
+            it->second.peakBytes = int64_t(series.maximum());
+    }
+    std::vector<AllocationTotals> result;
+    for (const auto& [device, t] : totals)
+        result.push_back(t);
+    return result;
+}
+
+} // namespace spanscope::model

@@ -1,0 +1,54 @@
+#include "allocation_table.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+namespace spanscope::model {
+
+void AllocationTable::add(int64_t timeNs, TrackId track, uint64_t address, int64_t bytes, int32_t device)
+{
+    m_time.push_back(timeNs);
+    m_track.push_back(track.value);
+    m_address.push_back(address);
+    m_bytes.push_back(bytes);
+    m_device.push_back(device);
+}
+
+void AllocationTable::finish()
+{
+    if (std::is_sorted(m_time.begin(), m_time.end()))
+        return;
+    std::vector<uint32_t> order(m_time.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
+    auto permute = [&order](auto& column) {
+        auto copy = column;
+        for (size_t i = 0; i < order.size(); ++i)
+            column[i] = copy[order[i]];
+    };
+    permute(m_time);
+    permute(m_track);
+    permute(m_address);
+    permute(m_bytes);
+    permute(m_device);
+}
+
+std::vector<int32_t> AllocationTable::devices() const
+{
+    const std::set<int32_t> seen(m_device.begin(), m_device.end());
+    return {seen.begin(), seen.end()};
+}
+
+size_t AllocationTable::residentBytes() const
+{
+    return m_time.capacity() * 8 + m_track.capacity() * 4 + m_address.capacity() * 8 + m_bytes.capacity() * 8
+           + m_device.capacity() * 4 + m_enclosing.capacity() * 8;
+}
+
+std::string memoryDeviceName(int32_t device)
+{
+    return device < 0 ? std::string("cpu") : "cuda:" + std::to_string(device);
+}
+
+} // namespace spanscope::model

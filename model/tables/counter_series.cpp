@@ -1,0 +1,118 @@
+#include "counter_series.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace spanscope::model {
+
+void CounterSeries::add(int64_t timeNs, double value)
+{
+    m_time.push_back(timeNs);
+    m_value.push_back(value);
+}
+
+void CounterSeries::finish()
+{
+    const size_t n = m_time.size();
+    if (!std::is_sorted(m_time.begin(), m_time.end())) {
+        std::vector<uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
+        Column<int64_t> time(n);
+        Column<double> value(n);
+        for (size_t i = 0; i < n; ++i) {
+            time[i] = m_time[order[i]];
+            value[i] = m_value[order[i]];
+        }
+        m_time.swap(time);
+        m_value.swap(value);
+    }
+    m_maxLevels.clear();
+    m_minLevels.clear();
+    const Column<double>* maxBelow = &m_value;
+    const Column<double>* minBelow = &m_value;
+    while (maxBelow->size() > kFanOut) {
+        const size_t blocks = (maxBelow->size() + kFanOut - 1) / kFanOut;
+        Column<double> maxima(blocks), minima(blocks);
+        for (size_t b = 0; b < blocks; ++b) {
+            const size_t first = b * kFanOut, last = std::min(first + kFanOut, maxBelow->size());
+            maxima[b] = *std::max_element(maxBelow->begin() + int64_t(first), maxBelow->begin() + int64_t(last));
+            minima[b] = *std::min_element(minBelow->begin() + int64_t(first), minBelow->begin() + int64_t(last));
+        }
+        m_maxLevels.push_back(std::move(maxima));
+        m_minLevels.push_back(std::move(minima));
+        maxBelow = &m_maxLevels.back();
+        minBelow = &m_minLevels.back();
+    }
+    m_max = n ? *std::max_element(m_value.begin(), m_value.end()) : 0.0;
+    m_min = n ? *std::min_element(m_value.begin(), m_value.end()) : 0.0;
+}
+
+size_t CounterSeries::firstAtOrAfter(int64_t t) const
+{
+    return size_t(std::lower_bound(m_time.begin(), m_time.end(), t) - m_time.begin());
+}
+
+template <typename Pick>
+double CounterSeries::reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels, Pick pick) const
+{
+    // Walk up the levels: at each, take the partial blocks at both edges one by one and
+    // move to the level above for the whole blocks in between. At most 2 x 15 values per
+    // level.
+    double result = m_value[begin];
+    const Column<double>* values = &m_value;
+    size_t level = 0;
+    while (begin < end) {
+        if (end - begin <= 2 * kFanOut || level == levels.size()) {
+            for (size_t i = begin; i < end; ++i)
+                result = pick(result, (*values)[i]);
+            break;
+        }
+        while (begin % kFanOut != 0)
+            result = pick(result, (*values)[begin++]);
+        while (end % kFanOut != 0 && end > begin)
+            result = pick(result, (*values)[--end]);
+        begin /= kFanOut;
+        end /= kFanOut;
+        values = &levels[level++];
+    }
+    return result;
+}
+
+double CounterSeries::maxIn(size_t begin, size_t end) const
+{
+    return reduce(begin, end, m_maxLevels, [](double a, double b) { return std::max(a, b); });
+}
+
+double CounterSeries::minIn(size_t begin, size_t end) const
+{
+    return reduce(begin, end, m_minLevels, [](double a, double b) { return std::min(a, b); });
+}
+
+double CounterSeries::maxOver(int64_t t0, int64_t t1) const
+{
+    const size_t first = firstAtOrAfter(t0);
+    const size_t last = firstAtOrAfter(t1);
+    double result = std::numeric_limits<double>::quiet_NaN();
+    if (first > 0)
+        result = m_value[first - 1]; // the value holding at t0
+    if (last > first) {
+        const double inside = maxIn(first, last);
+        result = std::isnan(result) ? inside : std::max(result, inside);
+    }
+    return result;
+}
+
+size_t CounterSeries::residentBytes() const
+{
+    size_t bytes = m_time.capacity() * 8 + m_value.capacity() * 8;
+    for (const auto& level : m_maxLevels)
+        bytes += level.capacity() * 8;
+    for (const auto& level : m_minLevels)
+        bytes += level.capacity() * 8;
+    return bytes;
+}
+
+} // namespace spanscope::model

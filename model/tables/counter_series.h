@@ -1,0 +1,56 @@
+#pragma once
+// A counter: samples (time, value) on one Counter track, drawn as a step plot (a value
+// holds until the next sample). Zoomed out, many samples share a pixel; the level of
+// detail keeps each block's maximum and minimum, so a one-sample peak is never lost.
+// Immutable once finish()ed; any thread may read.
+
+#include "../column.h"
+#include "../track.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace spanscope::model {
+
+class CounterSeries
+{
+public:
+    TrackId track;
+    NameId unit; // "bytes", or empty when the source does not say
+
+    void add(int64_t timeNs, double value);
+    // Orders samples by time (stable: equal times keep their order, the last one wins
+    // when drawn) and builds the level of detail. O(n log n), O(n) if already ordered.
+    void finish();
+
+    size_t size() const { return m_time.size(); }
+    bool empty() const { return m_time.empty(); }
+    int64_t time(size_t i) const { return m_time[i]; }
+    double value(size_t i) const { return m_value[i]; }
+
+    // First sample at or after `t`. O(log n).
+    size_t firstAtOrAfter(int64_t t) const;
+    // Largest and smallest value of samples [begin, end), end > begin. O(log n) through
+    // the level of detail.
+    double maxIn(size_t begin, size_t end) const;
+    double minIn(size_t begin, size_t end) const;
+    // Largest value the step plot takes over [t0, t1): the value holding at t0 and every
+    // sample inside. nullopt-like NaN before the first sample and for an empty range.
+    double maxOver(int64_t t0, int64_t t1) const;
+    double maximum() const { return m_max; }
+    double minimum() const { return m_min; }
+
+    size_t residentBytes() const;
+
+private:
+    template <typename Pick>
+    double reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels, Pick pick) const;
+
+    static constexpr size_t kFanOut = 16; // samples per block of the level above
+    Column<int64_t> m_time;
+    Column<double> m_value;
+    std::vector<Column<double>> m_maxLevels, m_minLevels; // level k: blocks of 16^(k+1) samples
+    double m_max = 0, m_min = 0;
+};
+
+} // namespace spanscope::model

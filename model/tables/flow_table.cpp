@@ -1,0 +1,86 @@
+#include "flow_table.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace spanscope::model {
+
+const char* flowKindName(FlowKind kind)
+{
+    switch (kind) {
+    case FlowKind::Launch: return "launch";
+    case FlowKind::ForwardBackward: return "fwdbwd";
+    case FlowKind::User: break;
+    }
+    return "user";
+}
+
+void FlowTable::add(uint32_t from, uint32_t to, FlowKind kind)
+{
+    m_from.push_back(from);
+    m_to.push_back(to);
+    m_kind.push_back(uint8_t(kind));
+}
+
+void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
+{
+    const size_t n = m_from.size();
+    if (newIndexOf)
+        for (size_t i = 0; i < n; ++i) {
+            m_from[i] = (*newIndexOf)[m_from[i]];
+            m_to[i] = (*newIndexOf)[m_to[i]];
+        }
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return m_from[a] != m_from[b] ? m_from[a] < m_from[b] : m_to[a] < m_to[b];
+    });
+    auto permute = [&order](auto& column) {
+        auto copy = column;
+        for (size_t i = 0; i < order.size(); ++i)
+            column[i] = copy[order[i]];
+    };
+    permute(m_from);
+    permute(m_to);
+    permute(m_kind);
+    m_byTo.resize(n);
+    std::iota(m_byTo.begin(), m_byTo.end(), 0u);
+    std::stable_sort(m_byTo.begin(), m_byTo.end(), [&](uint32_t a, uint32_t b) { return m_to[a] < m_to[b]; });
+}
+
+std::vector<size_t> FlowTable::outgoing(uint32_t event) const
+{
+    const auto [first, last] = leavingRange(event, event);
+    std::vector<size_t> rows(last - first);
+    std::iota(rows.begin(), rows.end(), first);
+    return rows;
+}
+
+std::vector<size_t> FlowTable::incoming(uint32_t event) const
+{
+    const auto first = std::partition_point(m_byTo.begin(), m_byTo.end(),
+                                            [&](uint32_t row) { return m_to[row] < event; });
+    std::vector<size_t> rows;
+    for (auto it = first; it != m_byTo.end() && m_to[*it] == event; ++it)
+        rows.push_back(*it);
+    return rows;
+}
+
+std::pair<size_t, size_t> FlowTable::leavingRange(uint32_t firstEvent, uint32_t lastEvent) const
+{
+    const auto first = std::lower_bound(m_from.begin(), m_from.end(), firstEvent);
+    const auto last = std::upper_bound(first, m_from.end(), lastEvent);
+    return {size_t(first - m_from.begin()), size_t(last - m_from.begin())};
+}
+
+size_t FlowTable::count(FlowKind kind) const
+{
+    return size_t(std::count(m_kind.begin(), m_kind.end(), uint8_t(kind)));
+}
+
+size_t FlowTable::residentBytes() const
+{
+    return m_from.capacity() * 4 + m_to.capacity() * 4 + m_kind.capacity() + m_byTo.capacity() * 4;
+}
+
+} // namespace spanscope::model
