@@ -27,8 +27,9 @@ private:
     bool isDevicePid(ProcessKey pid) const { return m_r.devicePids.count(pid) > 0; }
     int32_t owningRank(int32_t device) const;
     uint32_t trackOfLane(uint32_t lane);
+    uint32_t trackOfSlice(const RawSlice& slice);
     uint32_t processTrack(int32_t rank);
-    uint32_t gpuTrack(int32_t device, int64_t stream, const Lane& lane);
+    uint32_t gpuTrack(int32_t device, int64_t stream, const Lane& lane, bool other = false);
     uint32_t counterTrack(int32_t rank, int32_t device, const std::string& name, const char* unit);
     CounterSeries& seriesOf(uint32_t counterTrack);
     void layOut();
@@ -47,7 +48,7 @@ private:
     std::map<int32_t, int32_t> m_ownerOfDevice; // device -> rank whose launches started its work
     int32_t m_firstRank = 0;
     std::vector<uint32_t> m_laneTrack;          // lane -> track, kNoTrack until made
-    std::map<std::pair<int32_t, int64_t>, uint32_t> m_gpuTracks; // (device, stream)
+    std::map<std::tuple<int32_t, int64_t, bool>, uint32_t> m_gpuTracks; // (device, stream, other)
     std::map<int32_t, uint32_t> m_processTracks;
     std::map<std::tuple<int32_t, int32_t, std::string>, uint32_t> m_counterTracks;
     std::unordered_map<uint32_t, size_t> m_seriesOfTrack; // counter track -> Capture::counters
@@ -64,7 +65,8 @@ private:
     std::vector<RawInstant> m_asyncInstants; // 'n' events; lane = async lane
     uint64_t m_unmatchedEnds = 0, m_unclosedBegins = 0, m_unmatchedAsyncEnds = 0, m_unclosedAsync = 0;
 
-    std::vector<uint32_t> m_eventOfSlice; // slice -> event index
+    std::vector<uint32_t> m_eventOfSlice;              // slice -> event index
+    std::vector<std::vector<uint32_t>> m_tracksOfLane; // lane -> tracks its slices went to
 };
 
 void TraceBuilder::pairBeginEnds()
@@ -288,22 +290,45 @@ uint32_t TraceBuilder::processTrack(int32_t rank)
     return it->second;
 }
 
-uint32_t TraceBuilder::gpuTrack(int32_t device, int64_t stream, const Lane& lane)
+uint32_t TraceBuilder::gpuTrack(int32_t device, int64_t stream, const Lane& lane, bool other)
 {
-    auto [it, added] = m_gpuTracks.try_emplace({device, stream < 0 ? -1 : stream}, kNoTrack);
+    stream = stream < 0 ? -1 : stream;
+    auto [it, added] = m_gpuTracks.try_emplace({device, stream, other}, kNoTrack);
     if (added) {
         Track track;
         track.kind = stream < 0 ? TrackKind::GpuDevice : TrackKind::GpuStream;
         track.rank = owningRank(device);
         track.device = device;
-        track.stream = stream < 0 ? -1 : stream;
+        track.stream = stream;
         // Kineto names stream threads "stream 7 " and device rows "Device 0".
         const auto meta = m_r.threads.find({lane.pid, lane.tid});
-        if (meta != m_r.threads.end() && !meta->second.name.empty())
-            track.name = m_c.strings.intern(meta->second.name);
+        std::string name = meta != m_r.threads.end() ? meta->second.name : std::string();
+        if (other) { // syncs and other CPU-side records Kineto puts on a stream: beside its work
+            name = (stream < 0 ? "GPU " + std::to_string(device) : "stream " + std::to_string(stream)) + " syncs";
+            track.sortKey = 1;
+        }
+        if (!name.empty())
+            track.name = m_c.strings.intern(name);
         it->second = addTrack(m_c, track).value;
     }
     return it->second;
+}
+
+uint32_t TraceBuilder::trackOfSlice(const RawSlice& slice)
+{
+    if (slice.asyncLane)
+        return m_asyncLanes[slice.lane].track;
+    const Lane& lane = m_r.lanes[slice.lane];
+    // Work on a GPU lane that is neither GPU activity nor annotation (Kineto's cuda_sync)
+    // overlaps the stream's copies and kernels without nesting in them: its own track.
+    const bool onGpu = lane.key.gpu || isDevicePid(lane.pid);
+    if (onGpu && slice.kind == RegionKind::Cpu) {
+        const int64_t device = lane.key.gpu ? lane.key.a : lane.pid;
+        const int64_t stream = lane.key.gpu ? lane.key.b : lane.tid;
+        if (device >= 0 && device <= INT32_MAX)
+            return gpuTrack(int32_t(device), stream, lane, true);
+    }
+    return trackOfLane(slice.lane);
 }
 
 uint32_t TraceBuilder::trackOfLane(uint32_t laneIndex)
@@ -383,7 +408,7 @@ void TraceBuilder::layOut()
     }
 
     // Tracks of every slice, then regions keyed by (name, kind).
-    std::vector<uint32_t> trackOfSlice(n);
+    std::vector<uint32_t> sliceTracks(n);
     for (auto& lane : m_asyncLanes) {
         Track track;
         track.kind = TrackKind::Task;
@@ -399,7 +424,12 @@ void TraceBuilder::layOut()
     std::vector<uint32_t> regionOfSlice(n);
     for (size_t i = 0; i < n; ++i) {
         const RawSlice& slice = slices[i];
-        trackOfSlice[i] = slice.asyncLane ? m_asyncLanes[slice.lane].track : trackOfLane(slice.lane);
+        sliceTracks[i] = trackOfSlice(slice);
+        if (!slice.asyncLane) {
+            auto& tracks = m_tracksOfLane[slice.lane];
+            if (std::find(tracks.begin(), tracks.end(), sliceTracks[i]) == tracks.end())
+                tracks.push_back(sliceTracks[i]);
+        }
         const uint64_t key = (uint64_t(slice.name) << 8) | uint64_t(slice.kind);
         auto [it, added] = regionOf.try_emplace(key, uint32_t(m_c.regionNames.size()));
         if (added) {
@@ -417,7 +447,7 @@ void TraceBuilder::layOut()
     std::vector<std::pair<uint32_t, int32_t>> keys;
     std::vector<uint32_t> rowOfSlice(n);
     for (size_t i = 0; i < n; ++i) {
-        const int32_t rank = m_c.tracks[trackOfSlice[i]].rank;
+        const int32_t rank = m_c.tracks[sliceTracks[i]].rank;
         const uint64_t key = (uint64_t(regionOfSlice[i]) << 32) | uint32_t(rank);
         auto [it, added] = provisional.try_emplace(key, uint32_t(keys.size()));
         if (added)
@@ -476,7 +506,7 @@ void TraceBuilder::layOut()
         const RawSlice& slice = slices[i];
         e.start[k] = slice.start;
         e.end[k] = slice.end;
-        e.track[k] = trackOfSlice[i];
+        e.track[k] = sliceTracks[i];
         if (anyArgs)
             e.args[k] = slice.args;
         m_eventOfSlice[i] = uint32_t(k);
@@ -618,19 +648,17 @@ Status TraceBuilder::build(const ProgressRange& progress)
     progress.report(0.1);
     assignRanks();
     m_laneTrack.assign(m_r.lanes.size(), kNoTrack);
+    m_tracksOfLane.assign(m_r.lanes.size(), {});
     layOut();
     progress.report(0.5);
     if (progress.cancelled())
         return Error{ErrorCode::Cancelled, "loading was cancelled", m_c.sourcePath, {}};
     addGpuActivities();
-    std::vector<uint32_t> laneTracks(m_r.lanes.size());
-    for (uint32_t lane = 0; lane < m_r.lanes.size(); ++lane)
-        laneTracks[lane] = trackOfLane(lane);
-    FlowStats flowStats = linkFlows(m_r, m_c, m_eventOfSlice, laneTracks);
+    FlowStats flowStats = linkFlows(m_r, m_c, m_eventOfSlice, m_tracksOfLane);
     if (flowStats.dangling)
         m_c.warnings.push_back({std::to_string(flowStats.dangling)
-                                    + " flow events point at no slice on their thread (no slice encloses or "
-                                      "follows them); those arrows are left out",
+                                    + " flow events have no other end in the trace (a finish without a start, "
+                                      "or no slice on their thread to attach to); those arrows are left out",
                                 {}});
     progress.report(0.8);
     addInstants();

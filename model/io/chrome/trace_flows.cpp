@@ -64,7 +64,7 @@ int phaseRank(char phase)
 } // namespace
 
 FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::vector<uint32_t>& eventOfSlice,
-                    const std::vector<uint32_t>& laneTracks)
+                    const std::vector<std::vector<uint32_t>>& laneTracks)
 {
     FlowStats stats;
     std::set<std::pair<uint32_t, uint32_t>> linked;
@@ -89,7 +89,8 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
         const auto& e = capture.events;
         std::unordered_map<uint32_t, TrackSlices> byTrack;
         for (const RawFlow& flow : records.flows)
-            byTrack.try_emplace(laneTracks[flow.lane]);
+            for (const uint32_t track : laneTracks[flow.lane])
+                byTrack.try_emplace(track);
         for (size_t i = 0; i < e.size(); ++i)
             if (e.end[i] >= e.start[i])
                 if (auto it = byTrack.find(e.track[i]); it != byTrack.end())
@@ -119,8 +120,18 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
                 previous = -1;
                 previousKey = flow.key;
             }
-            const TrackSlices& slices = byTrack[laneTracks[flow.lane]];
-            const int64_t bound = flow.enclosing ? slices.enclosing(e, flow.ts) : slices.next(e, flow.ts);
+            int64_t bound = -1;
+            for (const uint32_t track : laneTracks[flow.lane]) {
+                const TrackSlices& slices = byTrack[track];
+                const int64_t candidate = flow.enclosing ? slices.enclosing(e, flow.ts) : slices.next(e, flow.ts);
+                if (candidate < 0)
+                    continue;
+                const bool better = bound < 0
+                                    || (flow.enclosing ? e.start[size_t(candidate)] > e.start[size_t(bound)]
+                                                       : e.start[size_t(candidate)] < e.start[size_t(bound)]);
+                if (better)
+                    bound = candidate;
+            }
             if (bound < 0) {
                 ++stats.dangling;
                 if (flow.phase == 's')
@@ -135,8 +146,13 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
                 ++stats.dangling; // a step or finish whose start was never seen
                 continue;
             }
+            // Kineto's ac2g flows also link runtime calls to syncs; only links to GPU work
+            // are launches.
+            const FlowKind kind = flow.kind == FlowKind::Launch && capture.gpuActivities.rowOf(uint32_t(bound)) < 0
+                                      ? FlowKind::User
+                                      : flow.kind;
             if (previous != bound && linked.emplace(uint32_t(previous), uint32_t(bound)).second)
-                flows.add(uint32_t(previous), uint32_t(bound), flow.kind);
+                flows.add(uint32_t(previous), uint32_t(bound), kind);
             previous = flow.phase == 't' ? bound : previous; // several finishes may share one start
         }
     }

@@ -17,9 +17,12 @@ struct FlowStats
     uint64_t dangling = 0; // flow events that bound to no slice
 };
 
-// `eventOfSlice`: slice -> event index; `laneTracks`: lane -> track. Fills capture.flows
-// (finished). Needs the capture's event columns laid out and gpuActivities finished.
+// `eventOfSlice`: slice -> event index; `laneTracks`: lane -> the tracks its slices went
+// to (a Kineto stream's kernels and its syncs are two tracks of one (pid, tid)). A flow
+// event binds to the best slice of any of them: the enclosing one that starts last, or
+// the next one that starts first. Fills capture.flows (finished). Needs the capture's
+// event columns laid out and gpuActivities finished.
 FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::vector<uint32_t>& eventOfSlice,
-                    const std::vector<uint32_t>& laneTracks);
+                    const std::vector<std::vector<uint32_t>>& laneTracks);
 
 } // namespace spanscope::model::io::chrome

@@ -159,7 +159,7 @@ private:
     void async(const Fields& f);
     void metadataEvent(const Fields& f);
     uint32_t cpuLane(const Fields& f) { return m_records.lane({false, f.pid, f.tid}, f.pid, f.tid); }
-    std::string idKey(const Fields& f) const;
+    std::string idKey(const Fields& f, bool processLocal) const;
 
     JsonInput& m_input;
     const std::string& m_path;
@@ -536,16 +536,16 @@ void Walker::counter(const Fields& f)
     }
 }
 
-std::string Walker::idKey(const Fields& f) const
+std::string Walker::idKey(const Fields& f, bool processLocal) const
 {
-    // Ids are process-local unless id2.global says otherwise; `cat` and `scope` separate
-    // the id spaces of different sources.
+    // `cat` and `scope` separate the id spaces of different sources; async ids are also
+    // process-local unless id2.global says otherwise.
     std::string key(f.cat);
     key += '\x1f';
     key += f.idScope;
     key += '\x1f';
     key += f.id;
-    if (!f.idGlobal) {
+    if (processLocal && !f.idGlobal) {
         key += '\x1f';
         key += std::to_string(f.pid);
     }
@@ -567,7 +567,8 @@ void Walker::flow(const Fields& f)
     // to begin, unless "bp": "e" binds it to the enclosing one.
     record.enclosing = record.phase != 'f' || f.bp == "e";
     record.kind = f.cat == "ac2g" ? FlowKind::Launch : f.cat == "fwdbwd" ? FlowKind::ForwardBackward : FlowKind::User;
-    record.key = TraceRecords::keyOf(m_records.flowKeys, m_records.flowKeyOf, idKey(f));
+    // Flow ids link events across processes (a CPU launch to its kernel on the GPU "pid").
+    record.key = TraceRecords::keyOf(m_records.flowKeys, m_records.flowKeyOf, idKey(f, false) + '\x1f' + std::string(f.name));
     m_records.flows.push_back(record);
 }
 
@@ -585,7 +586,7 @@ void Walker::async(const Fields& f)
     record.pid = f.pid;
     record.args = storeArgs(f.args);
     record.order = m_records.nextOrder++;
-    record.key = TraceRecords::keyOf(m_records.asyncKeys, m_records.asyncKeyOf, idKey(f));
+    record.key = TraceRecords::keyOf(m_records.asyncKeys, m_records.asyncKeyOf, idKey(f, true));
     m_records.asyncs.push_back(record);
 }
 
