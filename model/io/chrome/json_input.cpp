@@ -14,6 +14,8 @@ namespace spanscope::model::io {
 
 namespace {
 
+using Buffer = JsonInput::Buffer;
+
 struct Fd
 {
     int fd = -1;
@@ -30,7 +32,7 @@ Error fileError(ErrorCode code, const std::string& path, std::string message)
 }
 
 // Reads the whole file; `progress` covers the read.
-Result<std::vector<char>> readAll(const std::string& path, const ProgressRange& progress)
+Result<Buffer> readAll(const std::string& path, const ProgressRange& progress)
 {
     Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (file.fd < 0)
@@ -38,7 +40,7 @@ Result<std::vector<char>> readAll(const std::string& path, const ProgressRange& 
     struct stat info{};
     if (::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode))
         return fileError(ErrorCode::Io, path, "is not a regular file");
-    std::vector<char> data;
+    Buffer data;
     data.reserve(size_t(info.st_size) + JsonInput::kPadding); // no copy when padded later
     data.resize(size_t(info.st_size));
     size_t done = 0;
@@ -60,7 +62,7 @@ Result<std::vector<char>> readAll(const std::string& path, const ProgressRange& 
     return data;
 }
 
-bool isGzip(const std::vector<char>& data)
+bool isGzip(const Buffer& data)
 {
     return data.size() >= 2 && uint8_t(data[0]) == 0x1f && uint8_t(data[1]) == 0x8b;
 }
@@ -68,7 +70,7 @@ bool isGzip(const std::vector<char>& data)
 // Every member of a gzip file inflated into `out`. libdeflate does whole buffers fast; a
 // member it cannot decode (truncated or damaged) is inflated again with zlib, which
 // delivers everything before the damage. Returns a warning when something was cut off.
-Result<std::string> inflateAll(const std::string& path, const std::vector<char>& in, std::vector<char>& out,
+Result<std::string> inflateAll(const std::string& path, const Buffer& in, Buffer& out,
                                uint64_t maxBytes)
 {
     libdeflate_decompressor* decompressor = libdeflate_alloc_decompressor();
@@ -81,7 +83,9 @@ Result<std::string> inflateAll(const std::string& path, const std::vector<char>&
         // use it as the first guess and grow on demand.
         uint32_t trailer = 0;
         std::memcpy(&trailer, in.data() + in.size() - 4, 4);
-        size_t guess = std::max<size_t>(trailer, (in.size() - inPos) * 4);
+        // Deflate expands at most ~1032:1; a larger "size" is a damaged or cut-off trailer.
+        const size_t compressed = in.size() - inPos;
+        size_t guess = trailer > 0 && trailer <= compressed * 1032 ? size_t(trailer) + 1 : compressed * 4;
         libdeflate_result result = LIBDEFLATE_INSUFFICIENT_SPACE;
         size_t consumed = 0, produced = 0;
         while (true) {
@@ -139,6 +143,51 @@ Result<std::string> inflateAll(const std::string& path, const std::vector<char>&
 }
 
 } // namespace
+
+std::optional<size_t> closeTruncatedJson(JsonInput& input)
+{
+    const char* text = input.data();
+    std::vector<char> stack;
+    std::vector<char> kept;           // the open brackets at the last complete element
+    std::optional<size_t> cut;        // just past that element
+    bool inString = false, escaped = false;
+    for (size_t i = 0; i < input.size; ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            stack.push_back(c);
+        } else if (c == '}' || c == ']') {
+            if (stack.empty())
+                return std::nullopt; // not truncation: the brackets do not match
+            stack.pop_back();
+            if (!stack.empty() && stack.size() <= 2) {
+                cut = i + 1;
+                kept = stack;
+            }
+        }
+    }
+    if (!cut || (stack.empty() && !inString))
+        return std::nullopt;
+    // Room for the closers: the cut drops at least the unfinished element, and the
+    // padding holds the rest.
+    size_t end = *cut;
+    char* data = input.data();
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it)
+        data[end++] = *it == '{' ? '}' : ']';
+    std::memset(data + end, ' ', std::min<size_t>(JsonInput::kPadding, input.capacity() - end));
+    input.size = end;
+    return *cut;
+}
 
 size_t repairUtf8(char* bytes, size_t size)
 {
@@ -201,13 +250,13 @@ Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& pr
     auto read = readAll(path, progress.sub(0.0, 0.3));
     if (!read)
         return read.error();
-    std::vector<char>& raw = read.value();
+    Buffer& raw = read.value();
     JsonInput input;
     input.fileBytes = raw.size();
     if (raw.empty())
         return fileError(ErrorCode::Corrupt, path, "the file is empty");
-    std::vector<char> inflated;
-    const std::vector<char>* json = &raw;
+    Buffer inflated;
+    const Buffer* json = &raw;
     if (isGzip(raw)) {
         input.compressed = true;
         auto inflatedWarning = inflateAll(path, raw, inflated, maxBytes);

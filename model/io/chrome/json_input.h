@@ -4,10 +4,12 @@
 // that everything before the damage is kept), padded as simdjson requires, and with
 // invalid UTF-8 bytes replaced so one bad name does not make the whole file unreadable.
 
+#include "../../column.h"
 #include "../../load_control.h"
 #include "../../result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,10 @@ namespace spanscope::model::io {
 
 struct JsonInput
 {
-    std::vector<char> buffer; // [begin, begin + size) is the JSON, then kPadding spaces
+    // Bytes left uninitialised when allocated (model/column.h): inflating 1 GB must not
+    // first zero 1 GB.
+    using Buffer = Column<char>;
+    Buffer buffer;            // [begin, begin + size) is the JSON, then kPadding spaces
     size_t begin = 0;         // past a UTF-8 byte-order mark
     size_t size = 0;
     uint64_t fileBytes = 0;        // bytes on disk
@@ -37,6 +42,13 @@ Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& pr
 // True if the file starts like gzip (1f 8b) or like JSON ('{' or '[' after whitespace,
 // also behind a UTF-8 byte-order mark): a cheap check for choosing a reader.
 bool looksLikeJsonOrGzip(const std::string& path);
+
+// A document cut short (a tracer stopped mid-write, a partial copy) ends inside a value.
+// Cuts it back to the end of the last complete element of an array or object at most two
+// levels deep (an event of "traceEvents") and closes what is still open, so the events
+// before the cut parse. Returns the byte offset of the cut, or nullopt when nothing
+// complete precedes it. O(n), scanning strings and escapes; only run on damaged input.
+std::optional<size_t> closeTruncatedJson(JsonInput& input);
 
 // Replaces each byte of an invalid UTF-8 sequence with '?'; returns how many were replaced.
 size_t repairUtf8(char* bytes, size_t size);

@@ -768,6 +768,21 @@ Status Walker::run()
     const char* begin = m_input.data();
     sj::document doc;
     auto iterateError = m_parser.iterate(m_input.data(), m_input.size, m_input.capacity()).get(doc);
+    // A file cut short: parse what precedes the cut, and say so.
+    const bool incomplete = iterateError == simdjson::UNCLOSED_STRING
+                            || iterateError == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
+                            || (!iterateError && doc.type().error() == simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+    if (incomplete) {
+        const size_t fullSize = m_input.size;
+        if (const auto cut = closeTruncatedJson(m_input)) {
+            iterateError = m_parser.iterate(m_input.data(), m_input.size, m_input.capacity()).get(doc);
+            if (!iterateError)
+                m_records.warnings.push_back({"the file is cut short: it ends inside a value at byte "
+                                                  + std::to_string(fullSize) + "; what came before byte "
+                                                  + std::to_string(*cut) + " was read",
+                                              {}});
+        }
+    }
     if (iterateError)
         return Error{ErrorCode::Corrupt, std::string("is not JSON: ") + simdjson::error_message(iterateError), m_path, {}};
     try {

@@ -1,0 +1,449 @@
+// Chrome trace / Kineto import: the real traces' published figures, exact timestamps,
+// every phase, and damaged input.
+#include "model/capture_loader.h"
+#include "model/gpu/launch_gpu_time.h"
+#include "model/io/chrome/chrome_trace_reader.h"
+#include "model/io/chrome/decimal_time.h"
+#include "model/stats/gpu_summary.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <zlib.h>
+
+#include <set>
+
+using namespace spanscope;
+
+namespace {
+
+QString dataPath(const QString& name)
+{
+    return QStringLiteral(SPANSCOPE_TEST_DATA "/kineto/") + name;
+}
+
+std::shared_ptr<const model::Capture> loadOk(const std::string& path, model::LoadOptions options = {})
+{
+    auto loaded = model::loadCapture(path, nullptr, options);
+    if (!loaded) {
+        qWarning("%s", loaded.error().toString().c_str());
+        return nullptr;
+    }
+    return loaded.value().capture;
+}
+
+// Pooled figures of every region, keyed by "kind name".
+struct Pooled
+{
+    uint64_t calls = 0;
+    int64_t total = 0;
+    uint64_t gpuCalls = 0;
+    int64_t gpuTotal = 0;
+};
+std::map<std::string, Pooled> pooledOf(const model::LoadedCapture& loaded)
+{
+    std::map<std::string, Pooled> result;
+    const auto& c = *loaded.capture;
+    for (uint32_t region = 0; region < c.regionNames.size(); ++region) {
+        const auto& s = loaded.summary->pooled[region];
+        result[std::string(model::regionKindName(c.regionKind(region))) + " " + c.regionName(region)] =
+            Pooled{s.calls, s.total, s.gpuCalls.value_or(0), s.gpuTotal.value_or(0)};
+    }
+    return result;
+}
+
+} // namespace
+
+class TestChromeImport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    std::string write(const QString& name, const QByteArray& text)
+    {
+        QFile file(m_dir.filePath(name));
+        if (!file.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(file.fileName()));
+        file.write(text);
+        return file.fileName().toStdString();
+    }
+
+    std::string writeGzip(const QString& name, const QByteArray& text)
+    {
+        const std::string path = m_dir.filePath(name).toStdString();
+        gzFile out = gzopen(path.c_str(), "wb");
+        gzwrite(out, text.constData(), unsigned(text.size()));
+        gzclose(out);
+        return path;
+    }
+
+private slots:
+    void realTracesReproduceTheirPublishedFigures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QFile expectedFile(dataPath("expected.json"));
+        QVERIFY(expectedFile.open(QIODevice::ReadOnly));
+        const auto files = QJsonDocument::fromJson(expectedFile.readAll()).object().value("files").toObject();
+        QCOMPARE(files.size(), 6);
+        for (const QString& file : files.keys())
+            QTest::newRow(qPrintable(file)) << file;
+    }
+
+    void realTracesReproduceTheirPublishedFigures()
+    {
+        QFETCH(QString, file);
+        QFile expectedFile(dataPath("expected.json"));
+        QVERIFY(expectedFile.open(QIODevice::ReadOnly));
+        const QJsonObject expected =
+            QJsonDocument::fromJson(expectedFile.readAll()).object().value("files").toObject().value(file).toObject();
+        auto loaded = model::loadCapture(dataPath(file).toStdString(), nullptr, model::LoadOptions{false, false});
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& capture = *loaded.value().capture;
+
+        const model::GpuSummary gpu = model::summarizeGpu(capture);
+        QJsonArray streams;
+        for (const auto& device : gpu.devices)
+            for (const auto& s : device.streams)
+                streams.append(QJsonObject{{"device", device.device},
+                                           {"stream", qint64(s.stream)},
+                                           {"kernels", qint64(s.kernels)},
+                                           {"kernel_ns", qint64(s.kernelNs)},
+                                           {"memcpys", qint64(s.memcpys)},
+                                           {"memcpy_bytes", qint64(s.memcpyBytes)},
+                                           {"memcpy_ns", qint64(s.memcpyNs)},
+                                           {"memsets", qint64(s.memsets)},
+                                           {"memset_ns", qint64(s.memsetNs)}});
+        QCOMPARE(streams, expected.value("streams").toArray());
+        QCOMPARE(qint64(gpu.launchesMatched), expected.value("launches_matched").toInteger());
+
+        const auto pooled = pooledOf(loaded.value());
+        const QJsonObject cpu = expected.value("cpu_regions").toObject();
+        for (const QString& name : cpu.keys()) {
+            const auto it = pooled.find("cpu " + name.toStdString());
+            QVERIFY2(it != pooled.end(), qPrintable(name));
+            const QJsonObject want = cpu.value(name).toObject();
+            QCOMPARE(qint64(it->second.calls), want.value("calls").toInteger());
+            QCOMPARE(qint64(it->second.total), want.value("total_ns").toInteger());
+            QCOMPARE(qint64(it->second.gpuCalls), want.value("gpu_calls").toInteger());
+            QCOMPARE(qint64(it->second.gpuTotal), want.value("gpu_total_ns").toInteger());
+        }
+        const QJsonObject kernels = expected.value("kernels").toObject();
+        for (const QString& name : kernels.keys()) {
+            const auto it = pooled.find("kernel " + name.toStdString());
+            QVERIFY2(it != pooled.end(), qPrintable(name));
+            QCOMPARE(qint64(it->second.calls), kernels.value(name).toObject().value("calls").toInteger());
+            QCOMPARE(qint64(it->second.total), kernels.value(name).toObject().value("total_ns").toInteger());
+        }
+        uint64_t cpuCalls = 0;
+        for (const auto& [key, p] : pooled)
+            if (key.rfind("cpu ", 0) == 0)
+                cpuCalls += p.calls;
+        QCOMPARE(qint64(cpuCalls), expected.value("cpu_calls_total").toInteger());
+
+        QJsonObject allocations;
+        for (const auto& a : model::summarizeAllocations(capture))
+            allocations.insert(QString::fromStdString(model::memoryDeviceName(a.device)),
+                               QJsonObject{{"allocs", qint64(a.allocs)},
+                                           {"frees", qint64(a.frees)},
+                                           {"alloc_bytes", qint64(a.allocBytes)},
+                                           {"peak_bytes", qint64(a.peakBytes)}});
+        QCOMPARE(allocations, expected.value("allocations").toObject());
+    }
+
+    void kernelsKeepTheirAttributesAndLaunches()
+    {
+        auto capture = loadOk(dataPath("tiny-two-streams.json.gz").toStdString());
+        QVERIFY(capture);
+        const auto& c = *capture;
+        // The one kernel with a known shape: grid 110x1x1, block 128, 20 registers.
+        bool found = false;
+        for (size_t row = 0; row < c.gpuActivities.size(); ++row) {
+            const auto shape = c.gpuActivities.kernelShape(row);
+            if (!shape || shape->grid[0] != 110)
+                continue;
+            found = true;
+            QCOMPARE(shape->block[0], 128u);
+            QCOMPARE(shape->registersPerThread, uint16_t(20));
+            QCOMPARE(c.gpuActivities.correlation(row), uint64_t(1930734));
+            const uint32_t event = c.gpuActivities.event(row);
+            const auto& track = c.track(model::TrackId{c.events.track[event]});
+            QCOMPARE(track.kind, model::TrackKind::GpuStream);
+            QCOMPARE(track.device, 1);
+            QCOMPARE(track.stream, int64_t(7));
+            // Its args are kept, byte for byte.
+            const std::string args = c.args.text(model::ArgsRef{c.events.args[event]});
+            QVERIFY(args.find("\"est. achieved occupancy %\": 9") != std::string::npos);
+        }
+        QVERIFY(found);
+        // Copies know their size and direction.
+        bool copy = false;
+        for (size_t row = 0; row < c.gpuActivities.size(); ++row)
+            if (c.gpuActivities.copyBytes(row) == uint64_t(1802240)) {
+                copy = true;
+                QCOMPARE(c.gpuActivities.copyKind(row), model::CopyKind::DeviceToDevice);
+            }
+        QVERIFY(copy);
+    }
+
+    void devicesAndTitlesFromKinetoMetadata()
+    {
+        auto capture = loadOk(dataPath("a100-simple-add.json.gz").toStdString());
+        QVERIFY(capture);
+        const auto& c = *capture;
+        QCOMPARE(c.devices.size(), size_t(8));
+        QCOMPARE(c.strings.text(c.devices[0].name), std::string("NVIDIA A100-PG509-200"));
+        QCOMPARE(c.devices[0].multiprocessors, 108);
+        QCOMPARE(c.devices[0].computeMajor, 8);
+        QCOMPARE(c.devices[0].totalMemoryBytes, int64_t(42297524224));
+        std::set<std::string> titles;
+        for (uint32_t t = 0; t < c.tracks.size(); ++t)
+            titles.insert(model::trackTitle(c, model::TrackId{t}));
+        QVERIFY(titles.count("rank 0 \u00b7 thread 493459 (python3.10)"));
+        QVERIFY(titles.count("rank 0 \u00b7 GPU 0 \u00b7 stream 7"));
+        QVERIFY(titles.count("rank 0 \u00b7 GPU 0 \u00b7 stream 7 syncs"));
+        // Kineto's own "Trace" span is not a region.
+        for (uint32_t r = 0; r < c.regionNames.size(); ++r)
+            QVERIFY(c.regionName(r).rfind("PyTorch Profiler", 0) != 0);
+    }
+
+    void memoryEventsBecomeAllocationsAndCounters()
+    {
+        auto capture = loadOk(dataPath("v100-memory-part.json.gz").toStdString());
+        QVERIFY(capture);
+        const auto& c = *capture;
+        QCOMPARE(c.allocations.size(), size_t(248 + 248 + 5146 + 4422));
+        bool allocated = false, reserved = false;
+        for (const auto& series : c.counters) {
+            const auto& track = c.track(series.track);
+            const std::string name = c.strings.text(track.name);
+            if (track.device == 1 && name == "allocated") {
+                allocated = true;
+                QCOMPARE(int64_t(series.maximum()), int64_t(6629508096));
+                QCOMPARE(c.strings.text(series.unit), std::string("bytes"));
+            }
+            reserved |= track.device == 1 && name == "reserved";
+        }
+        QVERIFY(allocated);
+        QVERIFY(reserved);
+    }
+
+    void timestampsAreExactDecimals()
+    {
+        using model::io::decimalMicrosToNs;
+        QCOMPARE(decimalMicrosToNs("1669783687464181"), std::optional<int64_t>(1669783687464181000));
+        QCOMPARE(decimalMicrosToNs("4203669604595.407"), std::optional<int64_t>(4203669604595407));
+        // An epoch timestamp in µs with a fraction: a double would be off by up to 0.25 µs.
+        QCOMPARE(decimalMicrosToNs("1735632360123456.789"), std::optional<int64_t>(1735632360123456789));
+        QCOMPARE(decimalMicrosToNs("1e3"), std::optional<int64_t>(1000000));
+        QCOMPARE(decimalMicrosToNs("2.5E-3"), std::optional<int64_t>(2)); // 2.5 ns: half to even
+        QCOMPARE(decimalMicrosToNs("0.0035"), std::optional<int64_t>(4));
+        QCOMPARE(decimalMicrosToNs("1.0005"), std::optional<int64_t>(1000));
+        QCOMPARE(decimalMicrosToNs("1.00050000000000000000000000000000000000000001"), std::optional<int64_t>(1001));
+        QCOMPARE(decimalMicrosToNs("-1.5"), std::optional<int64_t>(-1500));
+        QCOMPARE(decimalMicrosToNs("0"), std::optional<int64_t>(0));
+        QCOMPARE(decimalMicrosToNs("9223372036854775.807"), std::optional<int64_t>(INT64_MAX));
+        QCOMPARE(decimalMicrosToNs("9223372036854775.808"), std::nullopt);
+        QCOMPARE(decimalMicrosToNs("1e400"), std::nullopt);
+        QCOMPARE(decimalMicrosToNs("abc"), std::nullopt);
+        QCOMPARE(decimalMicrosToNs("1.2.3"), std::nullopt);
+        QCOMPARE(decimalMicrosToNs(""), std::nullopt);
+        QCOMPARE(model::io::decimalToInt64("7.0"), std::optional<int64_t>(7));
+        QCOMPARE(model::io::decimalToInt64("7.5"), std::nullopt);
+    }
+
+    void everyPhase()
+    {
+        const std::string path = write("phases.json", R"({"displayTimeUnit": "ns", "otherData": {"host": "node1"},
+ "traceEvents": [
+  {"ph": "M", "name": "process_name", "pid": 10, "args": {"name": "trainer"}},
+  {"ph": "M", "name": "thread_name", "pid": 10, "tid": 11, "args": {"name": "main"}},
+  {"ph": "X", "name": "outer", "cat": "op", "pid": 10, "tid": 11, "ts": 1.5, "dur": 10, "args": {"k": 1}},
+  {"ph": "E", "pid": 10, "tid": 11, "ts": 9},
+  {"ph": "B", "name": "inner", "pid": 10, "tid": 11, "ts": 3},
+  {"ph": "E", "pid": 10, "tid": 11, "ts": 99},
+  {"ph": "B", "name": "open", "pid": 10, "tid": 12, "ts": 20},
+  {"ph": "i", "name": "tick", "s": "t", "pid": 10, "tid": 11, "ts": 4},
+  {"ph": "i", "name": "everyone", "s": "g", "pid": 10, "tid": 11, "ts": 5},
+  {"ph": "C", "name": "queue", "pid": 10, "ts": 1, "args": {"depth": 3, "bytes": 100}},
+  {"ph": "C", "name": "queue", "pid": 10, "ts": 2, "args": {"depth": 7, "bytes": 50}},
+  {"ph": "s", "id": 5, "cat": "link", "name": "hop", "pid": 10, "tid": 11, "ts": 2},
+  {"ph": "f", "id": 5, "cat": "link", "name": "hop", "pid": 20, "tid": 21, "ts": 30, "bp": "e"},
+  {"ph": "X", "name": "remote", "pid": 20, "tid": 21, "ts": 29, "dur": 2},
+  {"ph": "b", "name": "request", "cat": "net", "id": "0x1", "pid": 10, "ts": 1},
+  {"ph": "n", "name": "progress", "cat": "net", "id": "0x1", "pid": 10, "ts": 2},
+  {"ph": "e", "cat": "net", "id": "0x1", "pid": 10, "ts": 6},
+  {"ph": "b", "name": "request", "cat": "net", "id": "0x2", "pid": 10, "ts": 2},
+  {"ph": "e", "cat": "net", "id": "0x2", "pid": 10, "ts": 3},
+  {"ph": "P", "name": "sample", "pid": 10, "tid": 11, "ts": 1},
+  {"ph": "P", "name": "sample", "pid": 10, "tid": 11, "ts": 2}
+]})");
+        auto loaded = model::loadCapture(path, nullptr, model::LoadOptions{true});
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& c = *loaded.value().capture;
+        QCOMPARE(c.ranks, (std::vector<int32_t>{0, 1}));
+        std::map<std::string, int> calls;
+        for (const auto& row : c.rows)
+            calls[c.regionName(row.region)] += int(row.count);
+        QCOMPARE(calls, (std::map<std::string, int>{{"outer", 1}, {"inner", 1}, {"open", 1}, {"remote", 1}, {"request", 2}}));
+        // "outer" at 1.5 µs: exact ns. The first E closes "inner" (the innermost B) at 9 µs;
+        // the second E ends nothing and is counted.
+        for (uint32_t r = 0; r < c.rows.size(); ++r) {
+            const std::string& name = c.regionName(c.rows[r].region);
+            const uint64_t e = c.rows[r].offset;
+            if (name == "outer")
+                QCOMPARE(c.events.start[e], int64_t(1500));
+            if (name == "inner")
+                QCOMPARE(c.events.end[e] - c.events.start[e], int64_t(6000));
+            if (name == "open")
+                QVERIFY(c.events.end[e] < c.events.start[e]); // never ended
+            if (name == "request")
+                QCOMPARE(c.track(c.trackOfEvent(r, e)).kind, model::TrackKind::Task);
+        }
+        // Two overlapping async ids of one category: two lanes.
+        int asyncTracks = 0;
+        for (const auto& track : c.tracks)
+            asyncTracks += track.kind == model::TrackKind::Task;
+        QCOMPARE(asyncTracks, 2);
+        QCOMPARE(c.counters.size(), size_t(2));
+        for (const auto& series : c.counters) {
+            const std::string name = c.strings.text(c.track(series.track).name);
+            QVERIFY(name == "queue depth" || name == "queue bytes");
+            QCOMPARE(series.size(), size_t(2));
+            QCOMPARE(series.maximum(), name == "queue depth" ? 7.0 : 100.0);
+        }
+        QCOMPARE(c.instants.size(), size_t(3)); // tick, everyone, the async "progress"
+        QCOMPARE(c.flows.size(), size_t(1));
+        QCOMPARE(c.flows.kind(0), model::FlowKind::User);
+        QCOMPARE(c.regionName(c.rows[loaded.value().timeline->rowOf(c.flows.to(0))].region), std::string("remote"));
+        QCOMPARE(model::trackTitle(c, c.trackOfEvent(0, c.flows.from(0))), std::string("rank 0 \u00b7 thread 11 main"));
+        std::string warnings;
+        for (const auto& w : c.warnings)
+            warnings += w.message + "\n";
+        QVERIFY2(warnings.find("1 'E' events end nothing") != std::string::npos, warnings.c_str());
+        QVERIFY2(warnings.find("1 'B' events never ended") != std::string::npos, warnings.c_str());
+        QVERIFY2(warnings.find("2 events of phase 'P' are not shown") != std::string::npos, warnings.c_str());
+        const auto* host = model::findMetadata(c.metadata, "host");
+        QVERIFY(host && host->text == "node1");
+    }
+
+    void launchesGiveCpuRangesTheirGpuTime()
+    {
+        // Thread 1: op [0, 100] launches k1 (10 µs) and k2 (5 µs); thread 2 launches k3 at
+        // a time inside op, but on another thread: it does not count for op.
+        const std::string path = write("launch.json", R"([
+  {"ph": "X", "name": "op", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+  {"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime", "pid": 1, "tid": 1, "ts": 10, "dur": 2, "args": {"correlation": 7}},
+  {"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime", "pid": 1, "tid": 1, "ts": 20, "dur": 2, "args": {"correlation": 8}},
+  {"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime", "pid": 1, "tid": 2, "ts": 30, "dur": 2, "args": {"correlation": 9}},
+  {"ph": "X", "name": "k1", "cat": "kernel", "pid": 0, "tid": 7, "ts": 15, "dur": 10, "args": {"device": 0, "stream": 7, "correlation": 7}},
+  {"ph": "X", "name": "k2", "cat": "kernel", "pid": 0, "tid": 7, "ts": 40, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 8}},
+  {"ph": "X", "name": "k3", "cat": "kernel", "pid": 0, "tid": 7, "ts": 50, "dur": 1, "args": {"device": 0, "stream": 7, "correlation": 9}}
+)");
+        auto loaded = model::loadCapture(path);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& c = *loaded.value().capture;
+        const auto pooled = pooledOf(loaded.value());
+        QCOMPARE(pooled.at("cpu op").gpuTotal, int64_t(15000));
+        QCOMPARE(pooled.at("cpu op").gpuCalls, uint64_t(1));
+        QCOMPARE(pooled.at("cpu cudaLaunchKernel").gpuTotal, int64_t(16000));
+        QCOMPARE(pooled.at("cpu cudaLaunchKernel").gpuCalls, uint64_t(3));
+        QCOMPARE(model::matchedLaunches(c), uint64_t(3));
+        // op's work ran on the GPU from 15 µs to 45 µs.
+        for (uint32_t r = 0; r < c.rows.size(); ++r)
+            if (c.regionName(c.rows[r].region) == "op")
+                QCOMPARE(model::projectedGpuSpan(c, r, uint32_t(c.rows[r].offset)),
+                         (std::optional<std::pair<int64_t, int64_t>>({15000, 45000})));
+        // Kernels are regions of their own kind on their stream's track.
+        QCOMPARE(pooled.count("kernel k1"), size_t(1));
+    }
+
+    void damagedInputKeepsWhatCameBefore()
+    {
+        QByteArray good = R"({"traceEvents": [
+  {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+  {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 3, "dur": 1},
+  {"ph": "X", "name": "c", "pid": 1, "tid": 1, "ts": 5, "dur": 1}
+]})";
+        // Cut inside the third event.
+        const QByteArray cut = good.left(good.indexOf("\"c\"") + 2);
+        auto loaded = model::loadCapture(write("cut.json", cut));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QCOMPARE(loaded.value().capture->events.size(), size_t(2));
+        QVERIFY(loaded.value().capture->warnings.front().message.find("the file is cut short") != std::string::npos);
+
+        // The same, gzipped and cut: what inflates is kept.
+        const std::string gz = writeGzip("whole.json.gz", good.repeated(1));
+        QFile whole(QString::fromStdString(gz));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray bytes = whole.readAll();
+        auto truncatedGzip = model::loadCapture(write("cut.json.gz", bytes.left(bytes.size() - 12)));
+        QVERIFY2(truncatedGzip.ok(), truncatedGzip.ok() ? "" : truncatedGzip.error().toString().c_str());
+        std::string warnings;
+        for (const auto& w : truncatedGzip.value().capture->warnings)
+            warnings += w.message;
+        QVERIFY2(warnings.find("gzip data is damaged or cut short") != std::string::npos, warnings.c_str());
+
+        // The array form may end without its bracket, and with a trailing comma.
+        auto open = model::loadCapture(write("open.json", R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},)"));
+        QVERIFY2(open.ok(), open.ok() ? "" : open.error().toString().c_str());
+        QCOMPARE(open.value().capture->events.size(), size_t(1));
+    }
+
+    void badInputIsNamedNeverCrashes()
+    {
+        auto errorOf = [&](const QString& name, const QByteArray& text) {
+            auto loaded = model::loadCapture(write(name, text));
+            return loaded.ok() ? std::string() : loaded.error().toString();
+        };
+        QVERIFY(errorOf("empty.json", "   ").find("empty.json") != std::string::npos);
+        QVERIFY(errorOf("text.json", "{ hello").find("text.json") != std::string::npos);
+        QVERIFY(errorOf("noevents.json", R"({"a": 1})").find("no \"traceEvents\"") != std::string::npos);
+        QVERIFY(errorOf("scalar.json", "[[[").find("scalar.json") != std::string::npos);
+
+        // Wrong types: the event is skipped and counted, the rest is read.
+        auto loaded = model::loadCapture(write("types.json", R"([
+  {"ph": "X", "name": "ok", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+  {"ph": "X", "name": "bad ts", "pid": 1, "tid": 1, "ts": "soon", "dur": 1},
+  {"ph": "X", "name": "bad pid", "pid": {"x": 1}, "tid": 1, "ts": 1, "dur": 1},
+  {"ph": "X", "name": "negative", "pid": 1, "tid": 1, "ts": 1, "dur": -5},
+  {"ph": 7, "name": "bad ph", "pid": 1, "tid": 1, "ts": 1},
+  "not an object",
+  {"ph": "X", "name": {"nested": true}, "pid": 1, "tid": 1, "ts": 1, "dur": 1}
+])"));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& c = *loaded.value().capture;
+        QCOMPARE(c.events.size(), size_t(1));
+        QCOMPARE(c.warnings.size(), size_t(1));
+        QVERIFY2(c.warnings[0].message.find("6 events could not be used; first: 'ts' is not a number")
+                     != std::string::npos,
+                 c.warnings[0].message.c_str());
+        QVERIFY(c.warnings[0].message.find("at byte ") != std::string::npos);
+
+        // A huge name is cut, invalid UTF-8 replaced, an out-of-order file sorted.
+        const QByteArray hugeName(3 << 20, 'x');
+        const QByteArray badUtf8("caf\xC3\x28", 5);
+        const QByteArray huge = "[{\"ph\": \"X\", \"name\": \"" + hugeName
+                                + "\", \"pid\": 1, \"tid\": 1, \"ts\": 9, \"dur\": 1},"
+                                  "{\"ph\": \"X\", \"name\": \""
+                                + badUtf8 + "\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1}]";
+        auto big = model::loadCapture(write("huge.json", huge));
+        QVERIFY2(big.ok(), big.ok() ? "" : big.error().toString().c_str());
+        const auto& b = *big.value().capture;
+        std::set<size_t> lengths;
+        bool replaced = false;
+        for (uint32_t r = 0; r < b.regionNames.size(); ++r) {
+            lengths.insert(b.regionName(r).size());
+            replaced |= b.regionName(r) == "caf?(";
+        }
+        QVERIFY(*lengths.rbegin() <= 64 * 1024 + 3);
+        QVERIFY(replaced);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChromeImport)
+#include "tst_chrome_import.moc"
