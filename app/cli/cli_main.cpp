@@ -1,6 +1,7 @@
 // spanscope-cli: headless summaries for scripts and CI.
 
 #include "compare_command.h"
+#include "export_command.h"
 #include "summary_command.h"
 #ifdef SPANSCOPE_CLI_RENDER
 #include "render_command.h"
@@ -16,13 +17,16 @@ const char* kUsage = "usage: spanscope-cli COMMAND [ARGS]\n"
                      "\n"
                      "commands:\n"
                      "  summary FILE... [--format text|json|csv] [--per-thread]\n"
-                     "                                              statistics of region files\n"
+                     "                                              statistics of region files and traces\n"
                      "  compare BASELINE CANDIDATE... [--format text|json|csv] [--threshold PCT]\n"
                      "          [--metric mean|p50|p95|total] [--region REGEX] [--per-rank]\n"
                      "                                              regions compared across runs;\n"
                      "                                              exit 1 on a significant slowdown\n"
                      "  render FILE --output OUT.png [--width W] [--height H] [--from NS] [--to NS]\n"
                      "         [--lanes REGEX]                     the timeline as an image\n"
+                     "  export [--format chrome] --output OUT.json[.gz] FILE\n"
+                     "                                              any capture as Chrome trace JSON\n"
+                     "                                              (Perfetto UI, chrome://tracing)\n"
                      "\n"
                      "exit codes: 0 success, 1 a file could not be read (compare: or a region got\n"
                      "significantly slower), 2 usage error\n";
@@ -46,6 +50,8 @@ int main(int argc, char** argv)
         return spanscope::app::cli::runSummary(args, std::cout, std::cerr);
     if (command == "compare")
         return spanscope::app::cli::runCompare(args, std::cout, std::cerr);
+    if (command == "export")
+        return spanscope::app::cli::runExport(args, std::cout, std::cerr);
 #ifdef SPANSCOPE_CLI_RENDER
     if (command == "render")
         return spanscope::app::cli::runRender(args, std::cout, std::cerr);

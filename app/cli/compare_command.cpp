@@ -74,7 +74,7 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
 
     std::vector<model::LoadedCapture> loaded;
     for (const auto& file : files) {
-        auto result = model::loadCapture(file);
+        auto result = model::loadCapture(file, nullptr, model::LoadOptions{false, false}); // no args needed
         if (!result) {
             err << "spanscope-cli: " << result.error().toString() << "\n";
             return 1; // a comparison with a run missing would mislead a CI gate

@@ -70,7 +70,7 @@ int runSummary(const std::vector<std::string>& args, std::ostream& out, std::ost
         out << model::report::summaryCsvHeader(options);
     bool firstText = true;
     for (const auto& file : files) {
-        auto loaded = model::loadCapture(file);
+        auto loaded = model::loadCapture(file, nullptr, model::LoadOptions{false, false}); // no args needed
         if (!loaded) {
             err << "spanscope-cli: " << loaded.error().toString() << "\n";
             exitCode = 1;

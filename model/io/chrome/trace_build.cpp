@@ -220,6 +220,10 @@ void TraceBuilder::pairAsyncs()
 
 void TraceBuilder::assignRanks()
 {
+    // Kineto and spanscope label GPU "processes" "GPU <n>".
+    for (const auto& [pid, meta] : m_r.processes)
+        if (meta.labels.rfind("GPU", 0) == 0)
+            m_r.devicePids.insert(pid);
     std::set<ProcessKey> pids;
     for (const Lane& lane : m_r.lanes)
         if (!lane.key.gpu && !isDevicePid(lane.pid))
@@ -254,12 +258,26 @@ void TraceBuilder::assignRanks()
     });
     // The trace's own rank when it names one (Kineto's distributedInfo); further processes
     // of the same trace follow it.
+    // spanscope's own exports name each process's rank; those come first.
     const int64_t base = std::clamp<int64_t>(m_r.distributedRank.value_or(0), 0, INT32_MAX / 2);
-    m_firstRank = int32_t(base);
-    for (size_t i = 0; i < m_cpuPids.size(); ++i) {
-        m_rankOfPid[m_cpuPids[i]] = int32_t(base + int64_t(i));
-        m_c.ranks.push_back(int32_t(base + int64_t(i)));
+    std::set<int32_t> taken;
+    for (const ProcessKey pid : m_cpuPids) {
+        const auto meta = m_r.processes.find(pid);
+        if (meta != m_r.processes.end() && meta->second.rank && *meta->second.rank >= 0 && *meta->second.rank < INT32_MAX / 2
+            && taken.insert(int32_t(*meta->second.rank)).second)
+            m_rankOfPid[pid] = int32_t(*meta->second.rank);
     }
+    int64_t next = base;
+    for (const ProcessKey pid : m_cpuPids) {
+        if (m_rankOfPid.count(pid))
+            continue;
+        while (taken.count(int32_t(next)))
+            ++next;
+        taken.insert(int32_t(next));
+        m_rankOfPid[pid] = int32_t(next++);
+    }
+    m_c.ranks.assign(taken.begin(), taken.end());
+    m_firstRank = m_c.ranks.empty() ? int32_t(base) : m_c.ranks.front();
     if (m_c.ranks.empty())
         m_c.ranks.push_back(m_firstRank);
     const int64_t seen = int64_t(m_c.ranks.back()) + 1;
@@ -341,6 +359,8 @@ uint32_t TraceBuilder::trackOfLane(uint32_t laneIndex)
         track = gpuTrack(int32_t(lane.key.a), lane.key.b, lane);
     } else if (isDevicePid(lane.pid) && lane.pid >= 0 && lane.pid <= INT32_MAX) {
         track = gpuTrack(int32_t(lane.pid), lane.tid, lane); // Kineto: pid = device, tid = stream
+    } else if (m_r.spanscopeExport && lane.tid == lane.pid) {
+        track = processTrack(rankOf(lane.pid)); // an export's calls that had no thread
     } else {
         const int32_t rank = rankOf(lane.pid);
         Track t;
@@ -513,6 +533,31 @@ void TraceBuilder::layOut()
     }
     for (auto& row : m_c.rows)
         row.track = row.count ? TrackId{e.track[row.offset]} : TrackId{processTrack(row.rank)};
+    for (const RowSource& source : m_r.rowSources) {
+        const auto kind = regionKindFromName(source.kind).value_or(RegionKind::Cpu);
+        for (auto& row : m_c.rows) {
+            if (row.rank != source.rank || m_c.regionKind(row.region) != kind || m_c.regionName(row.region) != source.name)
+                continue;
+            row.sourceFile = m_c.strings.intern(source.file);
+            row.sourceText = m_c.strings.intern(source.text);
+            row.sourceLine = source.line;
+            for (const auto& tag : source.tags)
+                row.tags.push_back(m_c.strings.intern(tag));
+        }
+    }
+    for (const RawCallExtras& extras : m_r.extras) {
+        const uint32_t event = m_eventOfSlice[extras.slice];
+        if (extras.gpuNs >= 0) {
+            if (e.gpu.empty())
+                e.gpu.assign(n, -1);
+            e.gpu[event] = extras.gpuNs;
+        }
+        if (extras.awaitNs != 0) {
+            if (e.awaitNs.empty())
+                e.awaitNs.assign(n, 0);
+            e.awaitNs[event] = extras.awaitNs;
+        }
+    }
 }
 
 void TraceBuilder::addGpuActivities()

@@ -84,6 +84,12 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
                 flows.add(it->second, to, FlowKind::Launch);
     }
 
+    // GPU work whose launch the correlation ids named: a positional flow to it adds nothing
+    // (and could bind to a child that starts with the launch).
+    std::set<uint32_t> launched;
+    for (const auto& [from, to] : linked)
+        launched.insert(to);
+
     // The trace's own flow events, chained per id in time order.
     if (!records.flows.empty()) {
         const auto& e = capture.events;
@@ -151,6 +157,8 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
             const FlowKind kind = flow.kind == FlowKind::Launch && capture.gpuActivities.rowOf(uint32_t(bound)) < 0
                                       ? FlowKind::User
                                       : flow.kind;
+            if (kind == FlowKind::Launch && launched.count(uint32_t(bound)))
+                continue;
             if (previous != bound && linked.emplace(uint32_t(previous), uint32_t(bound)).second)
                 flows.add(uint32_t(previous), uint32_t(bound), kind);
             previous = flow.phase == 't' ? bound : previous; // several finishes may share one start

@@ -118,12 +118,29 @@ struct ProcessMeta
 {
     std::string name, labels;
     std::optional<int64_t> sortIndex;
+    std::optional<int64_t> rank; // "spanscope_rank" M event of spanscope's own exports
+};
+
+// Per-call values only a region file or live capture has, carried by spanscope's exports
+// in "spanscope.*" args (slice -> ns).
+struct RawCallExtras
+{
+    uint32_t slice = 0;
+    int64_t gpuNs = -1, awaitNs = 0;
 };
 
 struct ThreadMeta
 {
     std::string name;
     std::optional<int64_t> sortIndex;
+};
+
+// Source and tags of a (region, rank) row, from spanscope's own exports.
+struct RowSource
+{
+    std::string name, kind, file, text;
+    int64_t rank = 0, line = -1;
+    std::vector<std::string> tags;
 };
 
 struct TraceRecords
@@ -157,6 +174,9 @@ struct TraceRecords
     std::string firstSkipped;     // what was wrong with the first, and where
     uint64_t profilerSpans = 0;   // Kineto's "Trace" spans left out of the regions
     bool kineto = false;          // the file looks like a PyTorch profiler trace
+    bool spanscopeExport = false; // written by spanscope: "spanscope.*" args carry GPU/await ns
+    std::vector<RawCallExtras> extras;
+    std::vector<RowSource> rowSources;
     uint32_t nextOrder = 0;
 
     uint32_t lane(LaneKey key, ProcessKey pid, ThreadKey tid)

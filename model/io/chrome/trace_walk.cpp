@@ -129,6 +129,7 @@ public:
 
 private:
     void topLevel(std::string_view key, sj::value value);
+    void readSpanscopeHeader(sj::value value);
     void walkEvents(sj::array events);
     void readFields(sj::object event, Fields& f);
     void handle(const Fields& f, size_t offset);
@@ -154,6 +155,7 @@ private:
 
     void complete(const Fields& f, size_t offset);
     void instant(const Fields& f);
+    void readExtras(std::string_view rawArgs, uint32_t slice);
     void counter(const Fields& f);
     void flow(const Fields& f);
     void async(const Fields& f);
@@ -451,6 +453,8 @@ void Walker::complete(const Fields& f, size_t offset)
             m_records.gpuActivities.push_back(activity);
     } else {
         slice.lane = cpuLane(f);
+        if (m_records.spanscopeExport && f.args.find("\"spanscope.") != std::string_view::npos)
+            readExtras(f.args, index);
         if (isLaunchCategory(f.cat)) {
             m_records.kineto = true;
             sj::document doc;
@@ -470,6 +474,27 @@ void Walker::complete(const Fields& f, size_t offset)
         }
     }
     m_records.slices.push_back(slice);
+}
+
+void Walker::readExtras(std::string_view raw, uint32_t slice)
+{
+    sj::document doc;
+    sj::object args;
+    if (!openArgs(raw, doc, args))
+        return;
+    RawCallExtras extras;
+    extras.slice = slice;
+    for (auto field : args) {
+        std::string_view key;
+        sj::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            break;
+        if (key == "spanscope.gpu_ns")
+            extras.gpuNs = integerOf(value).value_or(-1);
+        else if (key == "spanscope.await_ns")
+            extras.awaitNs = integerOf(value).value_or(0);
+    }
+    m_records.extras.push_back(extras);
 }
 
 void Walker::instant(const Fields& f)
@@ -532,7 +557,9 @@ void Walker::counter(const Fields& f)
         const auto number = numberOf(value);
         if (!number)
             continue;
-        m_records.counters[{f.pid, prefix + " " + std::string(key)}].push_back({*f.ts, *number});
+        // A single "value" series is the counter itself (spanscope's exports write it so).
+        const std::string series = key == "value" ? prefix : prefix + " " + std::string(key);
+        m_records.counters[{f.pid, series}].push_back({*f.ts, *number});
     }
 }
 
@@ -609,11 +636,33 @@ void Walker::metadataEvent(const Fields& f)
             m_records.processes[f.pid].labels = std::string(text);
         else if (f.name == "process_sort_index" && key == "sort_index")
             m_records.processes[f.pid].sortIndex = integerOf(value);
+        else if (f.name == "spanscope_rank" && key == "rank")
+            m_records.processes[f.pid].rank = integerOf(value);
         else if (f.name == "thread_name" && key == "name" && isText)
             m_records.threads[{f.pid, f.tid}].name = std::string(text);
         else if (f.name == "thread_sort_index" && key == "sort_index")
             m_records.threads[{f.pid, f.tid}].sortIndex = integerOf(value);
     }
+}
+
+// The JSON text of an array whose elements are all strings, as a list; false otherwise.
+bool listOfStrings(std::string_view raw, std::vector<std::string>& list)
+{
+    simdjson::padded_string padded(raw);
+    sj::parser parser;
+    sj::document doc;
+    sj::array array;
+    if (parser.iterate(padded).get(doc) || doc.get_array().get(array))
+        return false;
+    std::vector<std::string> items;
+    for (auto element : array) {
+        std::string_view text;
+        if (element.get_string().get(text))
+            return false;
+        items.emplace_back(text.substr(0, kMaxMetadataBytes));
+    }
+    list = std::move(items);
+    return true;
 }
 
 void addMetadata(Metadata& metadata, std::string key, sj::value value)
@@ -656,18 +705,75 @@ void addMetadata(Metadata& metadata, std::string key, sj::value value)
         }
         if (!ok)
             return;
-        entry.kind = MetadataValue::Kind::String;
-        entry.text = std::string(trimmed(raw).substr(0, kMaxMetadataBytes));
+        if (type == sj::json_type::array && listOfStrings(trimmed(raw), entry.list)) {
+            entry.kind = MetadataValue::Kind::StringList;
+        } else {
+            entry.kind = MetadataValue::Kind::String;
+            entry.text = std::string(trimmed(raw).substr(0, kMaxMetadataBytes));
+        }
     } else {
         return;
     }
     metadata.push_back({std::move(key), std::move(entry)});
 }
 
+void Walker::readSpanscopeHeader(sj::value value)
+{
+    sj::object header;
+    if (value.get_object().get(header))
+        return;
+    for (auto field : header) {
+        std::string_view key;
+        sj::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v))
+            break;
+        sj::array rows;
+        if (key != "rows" || v.get_array().get(rows))
+            continue;
+        for (auto element : rows) {
+            sj::object row;
+            if (element.get_object().get(row))
+                continue;
+            RowSource source;
+            for (auto part : row) {
+                std::string_view name, text;
+                sj::value item;
+                if (part.unescaped_key().get(name) || part.value().get(item))
+                    break;
+                if (name == "name" && scalarText(item, text))
+                    source.name = std::string(text);
+                else if (name == "kind" && scalarText(item, text))
+                    source.kind = std::string(text);
+                else if (name == "rank")
+                    source.rank = integerOf(item).value_or(0);
+                else if (name == "source_file" && scalarText(item, text))
+                    source.file = std::string(text);
+                else if (name == "source_text" && scalarText(item, text))
+                    source.text = std::string(text);
+                else if (name == "source_line")
+                    source.line = integerOf(item).value_or(-1);
+                else if (name == "tags") {
+                    sj::array tags;
+                    if (!item.get_array().get(tags))
+                        for (auto tag : tags)
+                            if (std::string_view t; !tag.get_string().get(t))
+                                source.tags.emplace_back(t);
+                }
+            }
+            m_records.rowSources.push_back(std::move(source));
+        }
+    }
+}
+
 void Walker::topLevel(std::string_view key, sj::value value)
 {
-    if (key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo" || key == "traceName")
+    if (key == "schemaVersion" || key == "traceName")
         m_records.kineto = true;
+    if (key == "spanscope") {
+        m_records.spanscopeExport = true;
+        readSpanscopeHeader(value);
+        return;
+    }
     if (key == "deviceProperties") {
         sj::array devices;
         if (value.get_array().get(devices))
