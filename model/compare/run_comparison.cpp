@@ -51,9 +51,11 @@ bool Comparison::anySignificantSlowdown() const
 
 namespace {
 
+// Regions match by name and kind: a kernel and a CPU range of one name are two regions.
 struct Key
 {
     std::string name;
+    RegionKind kind;
     int32_t rank;
     auto operator<=>(const Key&) const = default;
 };
@@ -64,7 +66,7 @@ std::map<Key, std::vector<uint32_t>> rowsByKey(const Capture& capture, bool perR
     std::map<Key, std::vector<uint32_t>> keys;
     for (uint32_t r = 0; r < capture.rows.size(); ++r) {
         const auto& row = capture.rows[r];
-        keys[{capture.regionName(row.region), perRank ? row.rank : -1}].push_back(r);
+        keys[{capture.regionName(row.region), capture.regionKind(row.region), perRank ? row.rank : -1}].push_back(r);
     }
     return keys;
 }
@@ -152,7 +154,8 @@ Comparison compareRuns(const std::vector<RunInput>& runs, const CompareOptions& 
     for (size_t r = 0; r < runs.size(); ++r) {
         const auto& capture = *runs[r].capture;
         for (const uint32_t row : runs[r].summary->rowOrder) {
-            Key key{capture.regionName(capture.rows[row].region), options.perRank ? capture.rows[row].rank : -1};
+            const uint32_t id = capture.rows[row].region;
+            Key key{capture.regionName(id), capture.regionKind(id), options.perRank ? capture.rows[row].rank : -1};
             if (!seen[key]) {
                 seen[key] = true;
                 order.push_back(key);
@@ -166,6 +169,7 @@ Comparison compareRuns(const std::vector<RunInput>& runs, const CompareOptions& 
             continue;
         RegionComparison region;
         region.name = key.name;
+        region.kind = key.kind;
         region.rank = key.rank;
         std::vector<const std::vector<uint32_t>*> rows;
         for (size_t r = 0; r < runs.size(); ++r) {

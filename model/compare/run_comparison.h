@@ -1,5 +1,5 @@
 #pragma once
-// Comparing runs: regions matched by name (pooled over ranks, or per rank), each run's
+// Comparing runs: regions matched by name and kind (pooled over ranks, or per rank), each run's
 // figures side by side, the change of a chosen metric against the baseline (the first
 // run), and whether it is real: for means and totals a Mann-Whitney U test on the per-call
 // durations (effect: Cliff's delta), for p50/p95 an exceedance test on the share of calls
@@ -53,6 +53,7 @@ struct RegionChange
 struct RegionComparison
 {
     std::string name;
+    RegionKind kind = RegionKind::Cpu; // regions match by (name, kind) across runs
     int32_t rank = -1; // -1 when pooled
     std::vector<std::optional<RegionStats>> runs; // per run; empty where the run lacks it
     std::vector<RegionChange> changes;            // per candidate (runs 1..n-1)

@@ -43,10 +43,20 @@ uint64_t matchedLaunches(const Capture& capture)
 
 void deriveLaunchGpuTime(Capture& capture)
 {
-    const auto totals = launchTotals(capture);
-    if (totals.empty() || capture.events.track.empty())
-        return;
     auto& e = capture.events;
+    bool gpuRegions = false;
+    for (const RegionKind kind : capture.regionKinds)
+        gpuRegions |= kind != RegionKind::Cpu;
+    const auto totals = launchTotals(capture);
+    if ((totals.empty() && !gpuRegions) || e.track.empty())
+        return;
+    e.gpu.assign(e.size(), -1);
+    // GPU work is all GPU time: a kernel's GPU time is its duration.
+    for (const RegionRow& row : capture.rows)
+        if (capture.regionKind(row.region) != RegionKind::Cpu)
+            for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+                if (e.end[i] >= e.start[i])
+                    e.gpu[i] = e.end[i] - e.start[i];
     // Per track: launch starts, ascending, with prefix sums of their GPU time.
     struct Launches
     {
@@ -62,7 +72,6 @@ void deriveLaunchGpuTime(Capture& capture)
         for (size_t i = 0; i < launches.items.size(); ++i)
             launches.prefix[i + 1] = launches.prefix[i] + launches.items[i].second;
     }
-    e.gpu.assign(e.size(), -1);
     const Launches* last = nullptr;
     uint32_t lastTrack = TrackId::kNone;
     for (size_t i = 0; i < e.size(); ++i) {
@@ -73,7 +82,7 @@ void deriveLaunchGpuTime(Capture& capture)
             const auto it = byTrack.find(lastTrack);
             last = it == byTrack.end() ? nullptr : &it->second;
         }
-        if (!last)
+        if (!last || e.gpu[i] >= 0)
             continue;
         const auto& items = last->items;
         const auto first = std::lower_bound(items.begin(), items.end(), std::make_pair(e.start[i], std::numeric_limits<int64_t>::min()));

@@ -12,10 +12,11 @@
 
 namespace spanscope::model {
 
-// Fills events.gpu: per call, the GPU ns of the launches whose start lies in [start, end]
-// of the call on its track, or -1 when there is none. Does nothing for a capture without
-// Launch flows (its GPU column, if any, is the source's own). O(N log L) for N calls and L
-// launches. Call before the capture is published.
+// Fills events.gpu: per CPU call, the GPU ns of the launches whose start lies in [start,
+// end] of the call on its track, or -1 when there is none; per GPU call (kernels, copies,
+// memsets, GPU ranges), its own duration. Does nothing for a capture with neither Launch
+// flows nor GPU regions (its GPU column, if any, is the source's own). O(N log L) for N
+// calls and L launches. Call before the capture is published.
 void deriveLaunchGpuTime(Capture& capture);
 
 // Launch calls (runtime calls with GPU work) and how many of them a capture has.

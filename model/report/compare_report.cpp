@@ -77,7 +77,10 @@ std::string comparisonText(const Comparison& c)
         TextTable table(header);
         for (const auto& region : c.regions) {
             const auto& change = region.changes[k];
-            std::vector<std::string> row = {displayName(region.name)};
+            std::vector<std::string> row = {displayName(region.name)
+                                            + (region.kind == RegionKind::Cpu
+                                                   ? std::string()
+                                                   : std::string(" [") + regionKindName(region.kind) + "]")};
             if (perRank)
                 row.push_back(std::to_string(region.rank));
             const bool both = change.verdict != Verdict::Added && change.verdict != Verdict::Removed;
@@ -117,6 +120,7 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
     for (const auto& region : c.regions) {
         json.beginObject();
         json.field("name", region.name);
+        json.field("kind", regionKindName(region.kind));
         if (c.options.perRank)
             json.field("rank", int64_t(region.rank));
         json.key("runs");
@@ -164,7 +168,7 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
 std::string comparisonCsv(const Comparison& c)
 {
     std::string out = "region,rank,baseline,candidate,metric,baseline_ns,candidate_ns,absolute_ns,relative,"
-                      "speedup,p_value,effect,verdict\n";
+                      "speedup,p_value,effect,verdict,kind\n";
     for (const auto& region : c.regions) {
         for (size_t k = 0; k < region.changes.size(); ++k) {
             const auto& change = region.changes[k];
@@ -182,7 +186,8 @@ std::string comparisonCsv(const Comparison& c)
                 csvNumber(change.speedup),
                 csvNumber(change.pValue),
                 csvNumber(change.effect),
-                verdictName(change.verdict)};
+                verdictName(change.verdict),
+                regionKindName(region.kind)};
             for (size_t i = 0; i < cells.size(); ++i)
                 out += (i ? "," : "") + cells[i];
             out += '\n';

@@ -1,6 +1,7 @@
 // Chrome trace / Kineto import: the real traces' published figures, exact timestamps,
 // every phase, and damaged input.
 #include "model/capture_loader.h"
+#include "model/compare/run_comparison.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/io/chrome/chrome_trace_reader.h"
 #include "model/io/chrome/chrome_trace_writer.h"
@@ -231,6 +232,38 @@ solo 1 100 200
             qWarning("want %s", want.constData());
         }
         QCOMPARE(got, want);
+    }
+
+    // Kernels compare by name across traces, apart from CPU ranges of the same name.
+    void tracesCompareRegionByNameAndKind()
+    {
+        auto trace = [&](const QString& name, int kernelMicros) {
+            QByteArray events = "[";
+            for (int i = 0; i < 40; ++i) {
+                const QByteArray ts = QByteArray::number(i * 1000);
+                events += "{\"ph\": \"X\", \"name\": \"gemm\", \"cat\": \"cpu_op\", \"pid\": 1, \"tid\": 1, "
+                          "\"ts\": " + ts + ", \"dur\": 100},";
+                events += "{\"ph\": \"X\", \"name\": \"gemm\", \"cat\": \"kernel\", \"pid\": 0, \"tid\": 7, "
+                          "\"ts\": " + ts + ", \"dur\": " + QByteArray::number(kernelMicros + i % 3)
+                          + ", \"args\": {\"device\": 0, \"stream\": 7}},";
+            }
+            events.chop(1);
+            return model::loadCapture(write(name, events + "]"));
+        };
+        auto base = trace("base.json", 100), slower = trace("slower.json", 200);
+        QVERIFY(base.ok() && slower.ok());
+        model::CompareOptions options;
+        const auto comparison = model::compareRuns(
+            {{base.value().capture.get(), base.value().summary.get(), "base"},
+             {slower.value().capture.get(), slower.value().summary.get(), "slower"}},
+            options);
+        QCOMPARE(comparison.regions.size(), size_t(2));
+        for (const auto& region : comparison.regions) {
+            QCOMPARE(region.name, std::string("gemm"));
+            QCOMPARE(region.changes[0].verdict, region.kind == model::RegionKind::Kernel ? model::Verdict::Slower
+                                                                                         : model::Verdict::Noise);
+        }
+        QVERIFY(comparison.anySignificantSlowdown());
     }
 
     void kernelsKeepTheirAttributesAndLaunches()
