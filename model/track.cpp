@@ -105,9 +105,13 @@ std::vector<TrackId> tracksInDisplayOrder(const Capture& capture)
             return t.device >= 0 ? 1 : 2;
         return isGpuTrack(t.kind) ? 1 : 0;
     };
+    // Streams by number, each followed by its companions (a stream's syncs: sortKey 1);
+    // everything else by its source's sort key.
     auto key = [&](uint32_t i) {
         const Track& t = capture.tracks[i];
-        return std::make_tuple(t.rank, section(t), t.device, int(t.kind), t.sortKey, t.stream, t.thread, t.task, i);
+        const bool stream = t.kind == TrackKind::GpuStream;
+        return std::make_tuple(t.rank, section(t), t.device, int(t.kind), stream ? t.stream : t.sortKey,
+                               stream ? t.sortKey : t.stream, t.thread, t.task, i);
     };
     std::vector<uint32_t> order(capture.tracks.size());
     std::iota(order.begin(), order.end(), 0u);

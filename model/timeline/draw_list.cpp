@@ -22,6 +22,16 @@ private:
     float x(int64_t t) const { return float(double(t - m_view.t0) * m_pxPerNs); }
     void addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& row, int32_t y);
     void addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y);
+    void addCounter(uint32_t laneIndex, const CounterSeries& series, int32_t y, int32_t height);
+    void addInstants(uint32_t laneIndex, TrackId track, int32_t y);
+    void addFlows();
+    std::optional<std::pair<float, float>> anchor(uint32_t event) const;
+    int32_t laneRows(const TimelineLane& lane) const
+    {
+        if (lane.counter >= 0)
+            return m_view.counterRows;
+        return std::max<int32_t>(int32_t(lane.depths.size()), lane.instants ? 1 : 0);
+    }
 
     const Capture& m_capture;
     const TimelineIndex& m_index;
@@ -130,6 +140,101 @@ void FrameBuilder::addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& ro
     }
 }
 
+void FrameBuilder::addCounter(uint32_t laneIndex, const CounterSeries& series, int32_t y, int32_t height)
+{
+    // One bar per pixel column holding the largest value the step plot takes there, so a
+    // one-sample peak shows at every zoom; equal neighbours merge into one item.
+    const double low = std::min(0.0, series.minimum()), high = std::max(0.0, series.maximum());
+    const double range = high > low ? high - low : 1.0;
+    DrawItem* open = nullptr;
+    for (int px = 0; px < m_view.width; ++px) {
+        const int64_t t0 = m_view.t0 + int64_t(double(px) / m_pxPerNs);
+        const int64_t t1 = std::max(t0 + 1, m_view.t0 + int64_t(double(px + 1) / m_pxPerNs));
+        const double value = series.maxOver(t0, t1);
+        if (std::isnan(value)) {
+            open = nullptr;
+            continue;
+        }
+        const auto barHeight = uint16_t(std::clamp<double>(std::round((value - low) / range * (height - 2)), 1, height - 2));
+        if (open && open->height == barHeight && open->busy == float(value) && open->x1 == float(px)) {
+            open->x1 = float(px + 1);
+            continue;
+        }
+        DrawItem item;
+        item.kind = DrawKind::Counter;
+        item.x0 = float(px);
+        item.x1 = float(px + 1);
+        item.y = y + height - 1 - barHeight;
+        item.height = barHeight;
+        item.lane = laneIndex;
+        item.busy = float(value);
+        m_list.items.push_back(item);
+        open = &m_list.items.back();
+    }
+}
+
+void FrameBuilder::addInstants(uint32_t laneIndex, TrackId track, int32_t y)
+{
+    // Instants closer than a pixel share one glyph; each step skips a pixel's worth, so a
+    // lane costs O(pixels x log n) however many instants it holds.
+    const auto& instants = m_capture.instants;
+    auto [i, last] = instants.range(track, m_view.t0, m_view.t1);
+    while (i < last) {
+        const float px = std::floor(x(instants.time(i)));
+        const int64_t nextPixel = m_view.t0 + int64_t(std::ceil(double(px + 1) / m_pxPerNs));
+        const size_t next = std::max(i + 1, instants.range(track, nextPixel, m_view.t1).first);
+        DrawItem item;
+        item.kind = DrawKind::Instant;
+        item.x0 = px;
+        item.x1 = px + 1;
+        item.y = y;
+        item.height = uint16_t(m_view.rowHeight - 1);
+        item.lane = laneIndex;
+        item.event = uint32_t(i);
+        item.count = std::min(next, last) - i;
+        m_list.items.push_back(item);
+        i = next;
+    }
+}
+
+std::optional<std::pair<float, float>> FrameBuilder::anchor(uint32_t event) const
+{
+    const auto& events = m_capture.events;
+    if (event >= events.size())
+        return std::nullopt;
+    const TrackId track = events.track.empty() ? m_capture.rows[m_index.rowOf(event)].track : TrackId{events.track[event]};
+    const int32_t lane = m_index.laneOf(track);
+    if (lane < 0 || size_t(lane) >= m_list.lanes.size() || m_view.isHidden(size_t(lane)))
+        return std::nullopt;
+    const LaneGeometry& geometry = m_list.lanes[size_t(lane)];
+    const int depth = geometry.collapsed || events.depth.empty() ? -1 : int(events.depth[event]);
+    const float y = depth < 0 ? float(geometry.y) + float(m_view.headerHeight) / 2
+                              : float(geometry.y + m_view.headerHeight + depth * m_view.rowHeight) + float(m_view.rowHeight) / 2;
+    return std::make_pair(x(events.start[event]), y);
+}
+
+void FrameBuilder::addFlows()
+{
+    const auto& flows = m_capture.flows;
+    std::vector<uint32_t> rows;
+    if (m_view.allFlows)
+        rows = m_index.flowsIn(m_capture, m_view.t0, m_view.t1, DrawList::kMaxFlowLines, m_list.flowsTruncated);
+    if (m_view.flowsOf) {
+        for (const size_t row : flows.outgoing(*m_view.flowsOf))
+            rows.push_back(uint32_t(row));
+        for (const size_t row : flows.incoming(*m_view.flowsOf))
+            rows.push_back(uint32_t(row));
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    }
+    for (const uint32_t row : rows) {
+        const auto from = anchor(flows.from(row)), to = anchor(flows.to(row));
+        if (!from || !to)
+            continue;
+        m_list.flows.push_back({from->first, from->second, to->first, to->second, row});
+    }
+}
+
 DrawList FrameBuilder::build()
 {
     const auto& lanes = m_index.lanes();
@@ -141,7 +246,7 @@ DrawList FrameBuilder::build()
             continue;
         }
         const bool collapsed = m_view.isCollapsed(laneIndex);
-        const int32_t rows = collapsed ? 0 : int32_t(lane.depths.size());
+        const int32_t rows = collapsed ? 0 : laneRows(lane);
         LaneGeometry geometry;
         geometry.y = top - m_view.scrollY;
         geometry.height = m_view.headerHeight + rows * m_view.rowHeight;
@@ -158,7 +263,10 @@ DrawList FrameBuilder::build()
             header.lane = laneIndex;
             header.count = lane.calls;
             m_list.items.push_back(header);
-            for (int32_t depth = 0; depth < rows; ++depth) {
+            if (lane.counter >= 0 && !collapsed)
+                addCounter(laneIndex, m_capture.counters[size_t(lane.counter)], geometry.y + m_view.headerHeight,
+                           rows * m_view.rowHeight);
+            for (int32_t depth = 0; depth < int32_t(lane.depths.size()) && depth < rows; ++depth) {
                 const int32_t y = geometry.y + m_view.headerHeight + depth * m_view.rowHeight;
                 if (y + m_view.rowHeight <= 0 || y >= m_view.height)
                     continue; // row scrolled out of sight
@@ -185,6 +293,16 @@ DrawList FrameBuilder::build()
         top += geometry.height + m_view.laneGap;
     }
     m_list.contentHeight = top;
+    // Instants go over the first row, after the calls, so they are drawn on top.
+    for (uint32_t laneIndex = 0; laneIndex < lanes.size(); ++laneIndex) {
+        const LaneGeometry& geometry = m_list.lanes[laneIndex];
+        if (!lanes[laneIndex].instants || geometry.collapsed || m_view.isHidden(laneIndex))
+            continue;
+        const int32_t y = geometry.y + m_view.headerHeight;
+        if (y + m_view.rowHeight > 0 && y < m_view.height)
+            addInstants(laneIndex, lanes[laneIndex].track, y);
+    }
+    addFlows();
     return std::move(m_list);
 }
 
@@ -208,7 +326,8 @@ int hitTest(const DrawList& list, float x, int y)
             continue;
         if (item.kind == DrawKind::LaneHeader)
             header = int(i);
-        else if (item.kind == DrawKind::Call || item.kind == DrawKind::Folded || item.kind == DrawKind::Unclosed)
+        else if (item.kind == DrawKind::Call || item.kind == DrawKind::Folded || item.kind == DrawKind::Unclosed
+                 || item.kind == DrawKind::Instant || item.kind == DrawKind::Counter)
             best = int(i);
     }
     return best >= 0 ? best : header;

@@ -9,6 +9,7 @@
 #include "timeline_index.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace spanscope::model {
@@ -26,6 +27,11 @@ struct TimelineViewport
     std::vector<bool> collapsed; // per lane; missing entries mean expanded
     std::vector<bool> hidden;    // per lane; hidden lanes take no space at all
     bool useLod = true;          // false: fold from the calls alone (tests compare both)
+    int counterRows = 3;         // height of a counter lane, in rows
+    // Flows to draw: those of this call (both ways), and with allFlows every flow with an
+    // end in view (at most kMaxFlowLines).
+    std::optional<uint32_t> flowsOf;
+    bool allFlows = false;
 
     bool isCollapsed(size_t lane) const { return lane < collapsed.size() && collapsed[lane]; }
     bool isHidden(size_t lane) const { return lane < hidden.size() && hidden[lane]; }
@@ -39,6 +45,8 @@ enum class DrawKind : uint8_t {
     Unclosed,   // a call that never closed, drawn to the end of the run
     GpuBar,     // a call's device time, under the call
     Await,      // the share of a call its task spent suspended, along its top
+    Counter,    // a counter's largest value over [x0, x1): a bar up from the lane's baseline
+    Instant,    // `count` instants at x0 (the first is `event`, an InstantTable row)
 };
 
 struct DrawItem
@@ -51,7 +59,14 @@ struct DrawItem
     uint32_t lane = 0;
     uint32_t event = 0;   // Call/Unclosed/GpuBar/Await: the call; Folded: its first call
     uint64_t count = 0;   // calls this item stands for (Call 1, Folded n, others 0)
-    float busy = 0;       // Folded: busy time / block time span, 0..1
+    float busy = 0;       // Folded: busy time / block time span, 0..1; Counter: the value
+};
+
+// An arrow between two calls (a flow), in px of the lane area.
+struct FlowLine
+{
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    uint32_t flow = 0; // row in Capture::flows
 };
 
 struct LaneGeometry
@@ -63,7 +78,10 @@ struct LaneGeometry
 
 struct DrawList
 {
+    static constexpr size_t kMaxFlowLines = 4000;
     std::vector<DrawItem> items;
+    std::vector<FlowLine> flows;
+    bool flowsTruncated = false; // more flows were in view than kMaxFlowLines
     std::vector<LaneGeometry> lanes;
     int contentHeight = 0;    // px of all lanes, unscrolled
     uint64_t callsInView = 0; // sum of `count` over call items = calls intersecting the view

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 
 namespace spanscope::model {
 
@@ -72,11 +73,36 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
     index->m_begin = std::numeric_limits<int64_t>::max();
     index->m_end = std::numeric_limits<int64_t>::min();
     const auto& events = capture.events;
+    // Tracks without calls get a lane when they have a counter or instants to show.
+    std::vector<int32_t> counterOf(capture.tracks.size(), -1);
+    for (size_t i = 0; i < capture.counters.size(); ++i)
+        if (capture.counters[i].track.value < counterOf.size() && !capture.counters[i].empty())
+            counterOf[capture.counters[i].track.value] = int32_t(i);
+    std::vector<bool> hasInstants(capture.tracks.size(), false);
+    for (size_t i = 0; i < capture.instants.size(); ++i)
+        if (capture.instants.track(i).value < hasInstants.size())
+            hasInstants[capture.instants.track(i).value] = true;
+    index->m_laneOfTrack.assign(capture.tracks.size(), -1);
     for (const TrackId track : tracksInDisplayOrder(capture)) {
-        const auto found = m_lanes.find(track.value);
-        if (found == m_lanes.end())
+        auto found = m_lanes.find(track.value);
+        if (found == m_lanes.end() && counterOf[track.value] < 0 && !hasInstants[track.value])
             continue;
+        if (found == m_lanes.end())
+            found = m_lanes.try_emplace(track.value).first;
         TimelineLane& lane = found->second;
+        lane.counter = counterOf[track.value];
+        lane.instants = hasInstants[track.value];
+        if (lane.counter >= 0) {
+            const auto& series = capture.counters[size_t(lane.counter)];
+            index->m_begin = std::min(index->m_begin, series.time(0));
+            index->m_end = std::max(index->m_end, series.time(series.size() - 1));
+        }
+        if (lane.instants) {
+            const auto [first, last] = capture.instants.range(track, INT64_MIN, INT64_MAX);
+            index->m_begin = std::min(index->m_begin, capture.instants.time(first));
+            index->m_end = std::max(index->m_end, capture.instants.time(last - 1));
+        }
+        index->m_laneOfTrack[track.value] = int32_t(index->m_lanes.size());
         lane.track = track;
         lane.title = trackTitle(capture, track);
         for (auto& row : lane.depths) {
@@ -101,7 +127,66 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
         if (capture.rows[r].count > 0)
             index->m_rowStarts.emplace_back(capture.rows[r].offset, r);
     std::sort(index->m_rowStarts.begin(), index->m_rowStarts.end());
+    const auto& flows = capture.flows;
+    for (auto* byEnd : {&index->m_flowsByFrom, &index->m_flowsByTo}) {
+        const bool from = byEnd == &index->m_flowsByFrom;
+        byEnd->resize(flows.size());
+        std::iota(byEnd->begin(), byEnd->end(), 0u);
+        std::sort(byEnd->begin(), byEnd->end(), [&](uint32_t a, uint32_t b) {
+            return events.start[from ? flows.from(a) : flows.to(a)] < events.start[from ? flows.from(b) : flows.to(b)];
+        });
+    }
     return index;
+}
+
+std::vector<uint32_t> TimelineIndex::stackOf(const Capture& capture, uint32_t event) const
+{
+    const auto& events = capture.events;
+    std::vector<uint32_t> stack;
+    const TrackId track = events.track.empty() ? capture.rows[rowOf(event)].track : TrackId{events.track[event]};
+    const int32_t laneIndex = laneOf(track);
+    if (laneIndex < 0 || event >= events.size() || events.end[event] < events.start[event])
+        return {event};
+    const auto& lane = m_lanes[size_t(laneIndex)];
+    const uint16_t depth = events.depth.empty() ? 0 : events.depth[event];
+    const int64_t t = events.start[event];
+    for (size_t d = 0; d < depth && d < lane.depths.size(); ++d) {
+        const auto [first, last] = visibleRange(capture, lane.depths[d], t, t + 1);
+        for (size_t i = first; i < last; ++i) {
+            const uint32_t candidate = lane.depths[d].events[i];
+            if (events.start[candidate] <= t && (events.end[candidate] > t || events.end[candidate] >= events.end[event])) {
+                stack.push_back(candidate);
+                break;
+            }
+        }
+    }
+    stack.push_back(event);
+    return stack;
+}
+
+std::vector<uint32_t> TimelineIndex::flowsIn(const Capture& capture, int64_t t0, int64_t t1, size_t limit,
+                                             bool& truncated) const
+{
+    const auto& events = capture.events;
+    const auto& flows = capture.flows;
+    truncated = false;
+    std::vector<uint32_t> rows;
+    for (const auto* byEnd : {&m_flowsByFrom, &m_flowsByTo}) {
+        const bool from = byEnd == &m_flowsByFrom;
+        auto startOf = [&](uint32_t row) { return events.start[from ? flows.from(row) : flows.to(row)]; };
+        auto it = std::partition_point(byEnd->begin(), byEnd->end(), [&](uint32_t row) { return startOf(row) < t0; });
+        for (; it != byEnd->end() && startOf(*it) < t1; ++it) {
+            // A flow with both ends in view is listed by its start only.
+            if (!from && events.start[flows.from(*it)] >= t0 && events.start[flows.from(*it)] < t1)
+                continue;
+            if (rows.size() >= limit) {
+                truncated = true;
+                return rows;
+            }
+            rows.push_back(*it);
+        }
+    }
+    return rows;
 }
 
 std::pair<size_t, size_t> TimelineIndex::visibleRange(const Capture& capture, const DepthRow& row,

@@ -46,6 +46,8 @@ struct TimelineLane
 {
     TrackId track;
     std::string title;      // trackTitle(): "rank 0", "rank 0 · thread 3 worker", ...
+    int32_t counter = -1;   // index into Capture::counters for a counter lane (no calls)
+    bool instants = false;  // the track has instants (drawn on the lane's first row)
     uint64_t calls = 0;     // closed calls drawn in the lane
     std::vector<DepthRow> depths;
     std::vector<uint32_t> unclosed; // calls that never closed, drawn to the end of the run
@@ -74,6 +76,17 @@ public:
 
     // Row (index into Capture::rows) holding event e. O(log rows).
     uint32_t rowOf(uint32_t e) const;
+    // The lane showing a track, or -1 when it has none. O(1).
+    int32_t laneOf(TrackId track) const
+    {
+        return track.value < m_laneOfTrack.size() ? m_laneOfTrack[track.value] : -1;
+    }
+    // The calls enclosing `event` on its track, outermost first (the call's stack at its
+    // start), `event` itself last. O(depth log n).
+    std::vector<uint32_t> stackOf(const Capture& capture, uint32_t event) const;
+    // Flow rows with an end starting in [t0, t1), at most `limit`, each once; sets
+    // `truncated` when there were more. O(log F + k).
+    std::vector<uint32_t> flowsIn(const Capture& capture, int64_t t0, int64_t t1, size_t limit, bool& truncated) const;
 
     size_t residentBytes() const;
 
@@ -81,7 +94,9 @@ private:
     friend class TimelineIndexBuilder;
 
     std::vector<TimelineLane> m_lanes;
+    std::vector<int32_t> m_laneOfTrack;
     std::vector<std::pair<uint64_t, uint32_t>> m_rowStarts; // (offset, row), by offset
+    std::vector<uint32_t> m_flowsByFrom, m_flowsByTo;        // flow rows by start of each end
     int64_t m_begin = 0, m_end = 0;
 };
 

@@ -26,6 +26,8 @@ const char* kindName(DrawKind kind)
     case DrawKind::Unclosed: return "unclosed";
     case DrawKind::GpuBar: return "gpu";
     case DrawKind::Await: return "await";
+    case DrawKind::Counter: return "counter";
+    case DrawKind::Instant: return "instant";
     }
     return "?";
 }
@@ -287,6 +289,118 @@ open 0 50 10
                          qPrintable(QString("lod %1 items, exact %2").arg(lod.items.size()).arg(exact.items.size())));
             }
         }
+    }
+
+    // The level of detail of a counter keeps every block's maximum and minimum: a single
+    // peak among a million samples is what a zoomed-out pixel shows.
+    void counterLevelOfDetailKeepsPeaks()
+    {
+        model::CounterSeries series;
+        std::mt19937 random(3);
+        std::vector<double> values(1000003);
+        for (size_t i = 0; i < values.size(); ++i) {
+            values[i] = double(random() % 1000);
+            series.add(int64_t(i) * 10, values[i]);
+        }
+        values[777777] = 5000;
+        model::CounterSeries peaked;
+        for (size_t i = 0; i < values.size(); ++i)
+            peaked.add(int64_t(i) * 10, values[i]);
+        peaked.finish();
+        QCOMPARE(peaked.maxOver(0, 10000040), 5000.0);
+        QCOMPARE(peaked.maximum(), 5000.0);
+        for (int round = 0; round < 200; ++round) {
+            size_t a = random() % values.size(), b = random() % values.size();
+            if (a > b)
+                std::swap(a, b);
+            ++b;
+            QCOMPARE(peaked.maxIn(a, b), *std::max_element(values.begin() + long(a), values.begin() + long(b)));
+            QCOMPARE(peaked.minIn(a, b), *std::min_element(values.begin() + long(a), values.begin() + long(b)));
+        }
+        // Before the first sample there is no value; a step holds until the next sample.
+        QVERIFY(std::isnan(peaked.maxOver(-100, -1)));
+        QCOMPARE(peaked.maxOver(7777775, 7777776), values[777777]);
+        QCOMPARE(peaked.maxOver(7777781, 7777782), values[777778]);
+    }
+
+    // Counter tracks become lanes of bars, one per pixel column, each the largest value
+    // there; a peak narrower than a pixel still reaches the top.
+    void counterLaneDrawsThePeakOfEachPixel()
+    {
+        auto capture = buildCapture("a 0 0 1000\n");
+        model::Track track;
+        track.kind = model::TrackKind::Counter;
+        track.name = capture->strings.intern("queue");
+        model::computeNesting(*capture);
+        model::CounterSeries series;
+        series.track = model::addTrack(*capture, track);
+        for (int i = 0; i < 1000; ++i)
+            series.add(i, i == 501 ? 90.0 : 10.0);
+        series.finish();
+        capture->counters.push_back(std::move(series));
+        auto index = model::TimelineIndex::build(*capture);
+        QCOMPARE(index->lanes().size(), size_t(2));
+        QCOMPARE(index->lanes()[1].counter, 0);
+        const auto list = model::buildDrawList(*capture, *index, view(0, 1000, 10));
+        double peak = 0;
+        int bars = 0;
+        for (const auto& item : list.items)
+            if (item.kind == DrawKind::Counter) {
+                ++bars;
+                peak = std::max(peak, double(item.busy));
+                if (item.busy == 90.0f)
+                    QCOMPARE(int(item.x0), 5); // the pixel holding t = 501
+            }
+        QCOMPARE(peak, 90.0);
+        QVERIFY(bars >= 3 && bars <= 10); // equal neighbours merge
+    }
+
+    // Instants closer than a pixel share one glyph that counts them.
+    void instantsFoldPerPixel()
+    {
+        auto capture = buildCapture("a 0 0 1000 thread=1\n");
+        model::computeNesting(*capture);
+        const model::TrackId thread{capture->events.track[0]};
+        for (int i = 0; i < 50; ++i)
+            capture->instants.add(100 + i, thread, capture->strings.intern("tick"));
+        capture->instants.add(900, thread, capture->strings.intern("late"));
+        capture->instants.finish();
+        auto index = model::TimelineIndex::build(*capture);
+        const auto list = model::buildDrawList(*capture, *index, view(0, 1000, 100));
+        std::vector<uint64_t> counts;
+        for (const auto& item : list.items)
+            if (item.kind == DrawKind::Instant)
+                counts.push_back(item.count);
+        QCOMPARE(counts, (std::vector<uint64_t>{10, 10, 10, 10, 10, 1}));
+    }
+
+    // The selected call's flows are drawn from where the call starts to where its target
+    // does; the stack of a call lists its enclosing calls.
+    void selectedCallDrawsItsFlowsAndKnowsItsStack()
+    {
+        auto capture = buildCapture(R"(
+op 0 0 100 thread=1
+launch 0 10 20 thread=1
+kernel 0 30 60 thread=2
+)");
+        model::computeNesting(*capture);
+        // Events are laid out by row: op 0, launch 1, kernel 2.
+        capture->flows.add(1, 2, model::FlowKind::Launch);
+        capture->flows.finish();
+        auto index = model::TimelineIndex::build(*capture);
+        auto v = view(0, 100, 100);
+        v.flowsOf = 2u;
+        const auto list = model::buildDrawList(*capture, *index, v);
+        QCOMPARE(list.flows.size(), size_t(1));
+        QCOMPARE(list.flows[0].x0, 10.0f);
+        QCOMPARE(list.flows[0].x1, 30.0f);
+        QVERIFY(list.flows[0].y1 > list.flows[0].y0); // the kernel's lane is below
+        v.flowsOf.reset();
+        QCOMPARE(model::buildDrawList(*capture, *index, v).flows.size(), size_t(0));
+        v.allFlows = true;
+        QCOMPARE(model::buildDrawList(*capture, *index, v).flows.size(), size_t(1));
+        QCOMPARE(index->stackOf(*capture, 1), (std::vector<uint32_t>{0, 1}));
+        QCOMPARE(index->stackOf(*capture, 2), (std::vector<uint32_t>{2}));
     }
 
     // 4 (index) + 8 (busy prefix) + 1/8 (sampled starts) + LOD bytes per call.

@@ -1,7 +1,11 @@
 #include "timeline_painter.h"
 
+#include "model/report/duration_format.h"
 #include "region_colors.h"
 
+#include <QLocale>
+
+#include <QPainterPath>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -22,6 +26,14 @@ QRectF itemRect(const model::DrawItem& item, int width)
 }
 
 } // namespace
+
+QString counterValueText(const model::Capture& capture, const model::CounterSeries& series, double value)
+{
+    if (capture.strings.text(series.unit) == "bytes")
+        return QString::fromStdString(model::report::formatBytes(value));
+    const QString unit = QString::fromStdString(capture.strings.text(series.unit));
+    return QLocale().toString(value, 'g', 6) + (unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
+}
 
 TimelinePainter::TimelinePainter(TimelineStyle style) : m_style(std::move(style)), m_metrics(m_style.font) {}
 
@@ -74,8 +86,16 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
             painter.fillRect(rect, headerBackground);
             const auto& lane = index.lanes()[item.lane];
             const bool collapsed = item.lane < frame.list->lanes.size() && frame.list->lanes[item.lane].collapsed;
+            QString what = QStringLiteral("%L1 calls").arg(qulonglong(item.count));
+            if (lane.counter >= 0) {
+                const auto& series = capture.counters[size_t(lane.counter)];
+                what = QStringLiteral("peak %1").arg(counterValueText(capture, series, series.maximum()));
+            } else if (lane.instants && item.count == 0) {
+                const auto [first, last] = capture.instants.range(lane.track, INT64_MIN, INT64_MAX);
+                what = QStringLiteral("%L1 instants").arg(qulonglong(last - first));
+            }
             const QString text = QString::fromUtf8(collapsed ? "▸ " : "▾ ") + QString::fromStdString(lane.title)
-                                 + QStringLiteral("  —  %L1 calls").arg(qulonglong(item.count));
+                                 + QStringLiteral("  —  ") + what;
             painter.setPen(headerText);
             painter.drawText(rect.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
             break;
@@ -83,7 +103,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
         case model::DrawKind::Call:
         case model::DrawKind::Unclosed: {
             const uint32_t region = capture.rows[index.rowOf(item.event)].region;
-            QColor color = regionColor(capture.regionName(region), dark);
+            QColor color = regionColor(capture.regionName(region), capture.regionKind(region), dark);
             const bool dimmed = frame.matches && (region >= frame.matches->size() || !(*frame.matches)[region]);
             if (dimmed)
                 color = QColor::fromHsv(color.hue(), color.saturation() / 5, color.value(), 110);
@@ -130,8 +150,52 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
             painter.fillRect(rect, QBrush(dark ? QColor(0, 0, 0, 130) : QColor(255, 255, 255, 170),
                                           Qt::Dense4Pattern));
             break;
+        case model::DrawKind::Counter: {
+            const auto& lane = index.lanes()[item.lane];
+            QColor color = regionColor(lane.title, dark);
+            painter.fillRect(rect, color);
+            painter.fillRect(QRectF(rect.left(), rect.top(), rect.width(), 1.5), color.darker(dark ? 70 : 150));
+            break;
+        }
+        case model::DrawKind::Instant: {
+            // A small downward triangle at the instant; a bolder one for several.
+            const double cx = rect.left() + 0.5;
+            const double size = item.count > 1 ? 5.0 : 4.0;
+            const QPointF glyph[3] = {{cx - size, rect.top() + 1}, {cx + size, rect.top() + 1}, {cx, rect.top() + 1 + size * 1.6}};
+            painter.setPen(QPen(dark ? QColor(20, 20, 20) : QColor(255, 255, 255), 1));
+            painter.setBrush(dark ? QColor(255, 210, 80) : QColor(200, 60, 40));
+            painter.drawPolygon(glyph, 3);
+            painter.setBrush(Qt::NoBrush);
+            break;
+        }
         }
     }
+    paintFlows(painter, frame);
+}
+
+void TimelinePainter::paintFlows(QPainter& painter, const TimelineFrame& frame)
+{
+    const bool dark = m_style.dark;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const auto& flows = frame.capture->flows;
+    for (const auto& line : frame.list->flows) {
+        const QColor color = flowColor(flows.kind(line.flow), dark);
+        const QPointF from(line.x0, line.y0), to(line.x1, line.y1);
+        // A curve that leaves and enters horizontally, so arrows between rows read as links.
+        const double bend = std::clamp(std::abs(to.x() - from.x()) / 2, 12.0, 80.0);
+        QPainterPath path(from);
+        path.cubicTo(from + QPointF(bend, 0), to - QPointF(bend, 0), to);
+        painter.setPen(QPen(color, 1.6));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(path);
+        const QPointF tip = to, back = tip - QPointF(7, 0);
+        const QPointF head[3] = {tip, back + QPointF(0, -4), back + QPointF(0, 4)};
+        painter.setBrush(color);
+        painter.drawPolygon(head, 3);
+        painter.drawEllipse(from, 2.5, 2.5);
+    }
+    painter.restore();
 }
 
 } // namespace spanscope::views

@@ -33,6 +33,9 @@ struct TimelineFrame
     const std::vector<bool>* matches = nullptr; // per region id: search matches (others dimmed)
 };
 
+// A counter's value as a person reads it: bytes in KiB/MiB/GiB, other units as numbers.
+QString counterValueText(const model::Capture& capture, const model::CounterSeries& series, double value);
+
 class TimelinePainter
 {
 public:
@@ -48,6 +51,7 @@ public:
 
 private:
     QString label(const model::Capture& capture, uint32_t region);
+    void paintFlows(QPainter& painter, const TimelineFrame& frame);
 
     TimelineStyle m_style;
     QFontMetrics m_metrics;

@@ -207,7 +207,15 @@ model::TimelineViewport TimelineView::viewport() const
     v.laneGap = 4;
     v.collapsed = m_collapsed;
     v.hidden = m_hidden;
+    v.flowsOf = m_selected;
+    v.allFlows = m_allFlows;
     return v;
+}
+
+void TimelineView::setShowAllFlows(bool all)
+{
+    m_allFlows = all;
+    requestFrame();
 }
 
 void TimelineView::requestFrame()
@@ -240,6 +248,8 @@ void TimelineView::requestFrame()
             whole.width = overviewWidth;
             whole.height = 1 << 30;
             whole.collapsed.assign(index->lanes().size(), false);
+            whole.flowsOf.reset();
+            whole.allFlows = false;
             frame.overview =
                 overviewDensity(model::buildDrawList(*capture, *index, whole), overviewWidth);
         }

@@ -1,6 +1,6 @@
 #pragma once
-// The timeline: lanes (rank -> thread -> task) of nested calls over a time ruler, with an
-// overview strip of the whole run. Frames are built as draw lists on a worker thread
+// The timeline: one lane per track (threads, tasks, GPU streams, counters) of nested calls
+// over a time ruler, with flows as arrows and an overview strip of the whole run. Frames are built as draw lists on a worker thread
 // (latest wins); the GUI thread only paints the last finished one, so a frame never
 // costs more than painting what is on screen. GUI thread only.
 
@@ -55,6 +55,10 @@ public:
     // Selects and reveals the next/previous matching call after the selection or view start.
     bool findNext(bool forward);
     void zoomToSelection();
+    // Draws every flow with an end in view, not only the selected call's (at most
+    // DrawList::kMaxFlowLines).
+    void setShowAllFlows(bool all);
+    bool showAllFlows() const { return m_allFlows; }
     // Shows only lanes whose title matches (an empty pattern shows all).
     void setLaneFilter(const QRegularExpression& pattern);
     void setCollapsedAll(bool collapsed);
@@ -126,6 +130,7 @@ private:
     std::vector<bool> m_hidden;
 
     bool m_absoluteTime = false;
+    bool m_allFlows = false;
     int m_highlightRegion = -1;
     std::optional<uint32_t> m_selected;
     std::vector<bool> m_matches;

@@ -1,6 +1,7 @@
 // TimelineView: mouse, keyboard, tooltips, selection and find.
 
 #include "model/report/duration_format.h"
+#include "timeline_painter.h"
 #include "timeline_view.h"
 
 #include <QContextMenuEvent>
@@ -132,13 +133,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     const auto& item = m_list.items[size_t(hit)];
     if (item.kind == model::DrawKind::LaneHeader) {
         toggleLane(item.lane);
+    } else if (item.kind == model::DrawKind::Instant || item.kind == model::DrawKind::Counter) {
+        showToolTip(event->position().toPoint()); // nothing to select: say what it is
     } else if (item.kind == model::DrawKind::Folded) {
         // Zoom into the folded calls until they separate.
         m_zoom.setRange(timeAt(item.x0), std::max(timeAt(item.x1), timeAt(item.x0) + TimelineZoom::kMinimumSpan));
     } else {
         m_selected = item.event;
         m_highlightRegion = int(m_capture->rows[m_index->rowOf(item.event)].region);
-        update();
+        requestFrame(); // the selection's flows are part of the frame
         emit callSelected(item.event);
     }
 }
@@ -193,7 +196,7 @@ void TimelineView::selectEvent(uint32_t event, bool reveal)
                 zoomToSelection();
         }
     }
-    update();
+    requestFrame();
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
@@ -213,7 +216,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Escape:
         m_measure.reset();
         m_selected.reset();
-        update();
+        requestFrame();
         break;
     default: QWidget::keyPressEvent(event); return;
     }
@@ -266,8 +269,37 @@ QString TimelineView::describeItem(const model::DrawItem& item) const
     const auto& capture = *m_capture;
     const auto& events = capture.events;
     const auto& lane = m_index->lanes()[item.lane];
+    const QString laneTitle = QString::fromStdString(lane.title).toHtmlEscaped();
+    if (item.kind == model::DrawKind::LaneHeader && lane.counter >= 0) {
+        const auto& series = capture.counters[size_t(lane.counter)];
+        return tr("<b>%1</b><br>%L2 samples, from %3 to %4<br>click to fold or unfold")
+            .arg(laneTitle)
+            .arg(qulonglong(series.size()))
+            .arg(counterValueText(capture, series, series.minimum()), counterValueText(capture, series, series.maximum()));
+    }
     if (item.kind == model::DrawKind::LaneHeader)
-        return tr("<b>%1</b><br>%L2 calls<br>click to fold or unfold").arg(QString::fromStdString(lane.title).toHtmlEscaped()).arg(qulonglong(item.count));
+        return tr("<b>%1</b><br>%L2 calls<br>click to fold or unfold").arg(laneTitle).arg(qulonglong(item.count));
+    if (item.kind == model::DrawKind::Counter) {
+        const auto& series = capture.counters[size_t(lane.counter)];
+        const int64_t t0 = timeAt(item.x0), t1 = std::max(timeAt(item.x1), t0 + 1);
+        const size_t next = series.firstAtOrAfter(t1);
+        const double now = next > 0 ? series.value(next - 1) : series.value(0);
+        return tr("<b>%1</b><br>largest here %2<br>at %3: %4")
+            .arg(laneTitle, counterValueText(capture, series, double(item.busy)), duration(t1 - m_zoom.runStart()),
+                 counterValueText(capture, series, now));
+    }
+    if (item.kind == model::DrawKind::Instant) {
+        const auto& instants = capture.instants;
+        QString text = QStringLiteral("<b>%1</b>").arg(
+            QString::fromStdString(capture.strings.text(instants.name(item.event))).toHtmlEscaped());
+        if (item.count > 1)
+            text += tr(" and %L1 more within a pixel").arg(qulonglong(item.count - 1));
+        text += tr("<br>at %1").arg(duration(instants.time(item.event) - m_zoom.runStart()));
+        if (instants.args(item.event).valid())
+            text += QStringLiteral("<br><tt>%1</tt>")
+                        .arg(QString::fromStdString(capture.args.text(instants.args(item.event))).left(300).toHtmlEscaped());
+        return text + QStringLiteral("<br>") + laneTitle;
+    }
     if (item.kind == model::DrawKind::Folded) {
         const int64_t start = events.start[item.event];
         return tr("<b>%L1 calls</b> folded into one pixel or less<br>busy %2%<br>from %3<br>click to zoom in")
@@ -330,6 +362,11 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event)
     QAction* dark = menu.addAction(tr("Dark timeline"), this, [this](bool on) { setDarkPalette(on); });
     dark->setCheckable(true);
     dark->setChecked(darkPalette());
+    if (m_capture && !m_capture->flows.empty()) {
+        QAction* flows = menu.addAction(tr("Show every flow in view"), this, [this](bool on) { setShowAllFlows(on); });
+        flows->setCheckable(true);
+        flows->setChecked(m_allFlows);
+    }
     menu.exec(event->globalPos());
 }
 
