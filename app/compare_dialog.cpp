@@ -1,4 +1,5 @@
 #include "compare_dialog.h"
+#include "profile_file_filters.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -84,7 +85,7 @@ QStringList CompareDialog::files() const
 void CompareDialog::addFiles()
 {
     const QStringList chosen = QFileDialog::getOpenFileNames(
-        this, tr("Add Runs"), m_directory, tr("Region files (*.h5 *.hdf5 *.he5);;All files (*)"));
+        this, tr("Add Runs"), m_directory, profileFileFilters());
     if (chosen.isEmpty())
         return;
     m_directory = QFileInfo(chosen.front()).absolutePath();

@@ -3,6 +3,7 @@
 #include "capture_tab.h"
 #include "compare_tab.h"
 #include "live_tab.h"
+#include "profile_file_filters.h"
 #include "recent_files.h"
 #include "views/capture_view.h"
 #include "views/compare/comparison_view.h"
@@ -267,6 +268,7 @@ void MainWindow::updateState()
     m_closeAction->setEnabled(tab || compare || live);
     m_findAction->setEnabled(view || (compare && compare->view()));
     m_saveAsAction->setEnabled(view && view->capture() && m_savesRunning == 0);
+    m_exportAction->setEnabled(view && view->capture() && view->capture()->eventDataAvailable && m_savesRunning == 0);
     setWindowTitle(tab       ? tr("%1 — spanscope").arg(QFileInfo(tab->path()).fileName())
                    : compare ? tr("%1 — spanscope").arg(compare->title())
                    : live    ? tr("%1 (live) — spanscope").arg(live->title())
@@ -298,8 +300,7 @@ void MainWindow::openDialog()
 {
     const QString start = m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory;
     const QStringList files =
-        QFileDialog::getOpenFileNames(this, tr("Open Region Files"), start,
-                                      tr("Region files (*.h5 *.hdf5 *.he5);;All files (*)"));
+        QFileDialog::getOpenFileNames(this, tr("Open Profiles"), start, profileFileFilters());
     if (files.isEmpty())
         return;
     m_lastDirectory = QFileInfo(files.front()).absolutePath();
@@ -311,9 +312,10 @@ void MainWindow::about()
     QMessageBox::about(
         this, tr("About spanscope"),
         tr("<h3>spanscope %1</h3>"
-           "<p>A profile viewer for scope-profiler HDF5 region files and live NVTX captures: "
-           "timelines, span trees, per-region, per-rank and per-thread statistics, and "
-           "comparison of runs.</p>"
+           "<p>A profile viewer for scope-profiler HDF5 region files, Chrome and PyTorch "
+           "profiler traces and live NVTX captures: timelines with GPU streams, flows and "
+           "counters, span trees, per-region, per-rank and per-thread statistics, "
+           "allocations, and comparison of runs.</p>"
            "<p>Built with Qt %2.</p>")
             .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }

@@ -92,8 +92,10 @@ protected:
     // file dialog; tests override them.
     enum class UnsavedChoice { Save, Discard, Cancel };
     virtual UnsavedChoice askUnsaved(const QString& text, bool canSave);
-    // Where to save a capture: empty when the user cancelled.
-    virtual QString askSavePath(const QString& suggested);
+    // Where to save a capture: empty when the user cancelled. The file name picks the
+    // format (.json/.json.gz: Chrome trace JSON, else a region file); `chromeOnly` offers
+    // Chrome trace JSON alone (File › Export).
+    virtual QString askSavePath(const QString& suggested, bool chromeOnly = false);
 
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -108,12 +110,14 @@ private:
     void launchDialog();
     void attachDialog();
     void saveAsDialog();
+    void exportDialog();
     void addLiveTab(LiveTab* tab);
     // Saves `view`'s capture to `path` on a worker; `saved` runs (GUI thread) once written.
     void saveCaptureOf(views::CaptureView* view, LiveTab* live, const QString& path,
                        std::function<void()> saved = {});
-    // The file name a Save dialog proposes for the current tab.
-    QString suggestedSaveName() const;
+    // The file name a Save dialog proposes for the current tab: .json.gz when `chrome` or
+    // when a region file could not hold the capture, else .h5.
+    QString suggestedSaveName(bool chrome = false) const;
     // A live tab with an unsaved capture is about to close: true if it may.
     bool mayCloseLiveTab(LiveTab* tab);
     views::CaptureView* currentCaptureView() const;
@@ -142,6 +146,7 @@ private:
     QAction* m_launchAction = nullptr;
     QAction* m_attachAction = nullptr;
     QAction* m_saveAsAction = nullptr;
+    QAction* m_exportAction = nullptr;
     QAction* m_reloadAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;

@@ -5,6 +5,7 @@
 #include "compare_dialog.h"
 #include "compare_tab.h"
 #include "main_window.h"
+#include "profile_file_filters.h"
 #include "recent_files.h"
 #include "views/compare/comparison_view.h"
 
@@ -99,7 +100,7 @@ void MainWindow::compareDialog()
     const QString start = m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory;
     const QStringList chosen =
         QFileDialog::getOpenFileNames(this, tr("Choose Runs to Compare"), start,
-                                      tr("Region files (*.h5 *.hdf5 *.he5);;All files (*)"));
+                                      profileFileFilters());
     if (chosen.isEmpty())
         return;
     m_lastDirectory = QFileInfo(chosen.front()).absolutePath();

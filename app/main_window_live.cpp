@@ -6,7 +6,9 @@
 #include "launch_dialog.h"
 #include "live_tab.h"
 #include "main_window.h"
+#include "model/io/capture_file_checks.h"
 #include "model/io/capture_writer.h"
+#include "model/io/chrome/chrome_trace_writer.h"
 #include "recent_files.h"
 #include "views/capture_view.h"
 
@@ -21,6 +23,8 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <cstring>
 
 namespace spanscope::app {
 
@@ -142,22 +146,58 @@ void MainWindow::addLiveTab(LiveTab* tab)
     decorate();
 }
 
-QString MainWindow::suggestedSaveName() const
+namespace {
+
+const char* kRegionFilter = QT_TRANSLATE_NOOP("MainWindow", "Region files (*.h5)");
+const char* kChromeFilter = QT_TRANSLATE_NOOP("MainWindow", "Chrome trace JSON (*.json.gz *.json)");
+
+bool isChromePath(const QString& path)
 {
-    if (CaptureTab* tab = currentTab())
-        return QFileInfo(tab->path()).completeBaseName() + QStringLiteral("-copy.h5");
-    if (LiveTab* live = currentLiveTab())
-        return live->title() +
-               QDateTime::currentDateTime().toString(QStringLiteral("'-'yyyyMMdd-HHmmss'.h5'"));
-    return QStringLiteral("capture.h5");
+    return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
+           || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive);
 }
 
-QString MainWindow::askSavePath(const QString& suggested)
+// The capture on screen can only be kept whole as Chrome JSON (GPU work, flows, ...).
+bool needsChrome(const views::CaptureView* view)
+{
+    return view && view->capture() && !model::io::regionFileLoses(*view->capture()).empty();
+}
+
+} // namespace
+
+QString MainWindow::suggestedSaveName(bool chrome) const
+{
+    const QString extension = chrome || needsChrome(currentCaptureView()) ? QStringLiteral(".json.gz")
+                                                                          : QStringLiteral(".h5");
+    if (CaptureTab* tab = currentTab()) {
+        QString base = QFileInfo(tab->path()).fileName();
+        for (const char* suffix : {".json.gz", ".json", ".gz", ".h5", ".hdf5", ".he5"})
+            if (base.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) {
+                base.chop(int(std::strlen(suffix)));
+                break;
+            }
+        return base + QStringLiteral("-copy") + extension;
+    }
+    if (LiveTab* live = currentLiveTab())
+        return live->title() + QDateTime::currentDateTime().toString(QStringLiteral("'-'yyyyMMdd-HHmmss")) + extension;
+    return QStringLiteral("capture") + extension;
+}
+
+QString MainWindow::askSavePath(const QString& suggested, bool chromeOnly)
 {
     const QString start =
         QDir(m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory).filePath(suggested);
-    return QFileDialog::getSaveFileName(this, tr("Save Capture As"), start,
-                                        tr("Region files (*.h5)"));
+    const QString region = tr(kRegionFilter), chrome = tr(kChromeFilter);
+    const QString filters = chromeOnly ? chrome
+                            : isChromePath(suggested) ? chrome + QStringLiteral(";;") + region
+                                                      : region + QStringLiteral(";;") + chrome;
+    QString selected = isChromePath(suggested) ? chrome : region;
+    QString path = QFileDialog::getSaveFileName(this, chromeOnly ? tr("Export as Chrome Trace") : tr("Save Capture As"),
+                                                start, filters, &selected);
+    // A name typed without its extension gets the one of the chosen format.
+    if (!path.isEmpty() && !isChromePath(path) && !path.endsWith(QLatin1String(".h5"), Qt::CaseInsensitive))
+        path += selected == chrome ? QStringLiteral(".json.gz") : QStringLiteral(".h5");
+    return path;
 }
 
 MainWindow::UnsavedChoice MainWindow::askUnsaved(const QString& text, bool canSave)
@@ -176,6 +216,18 @@ MainWindow::UnsavedChoice MainWindow::askUnsaved(const QString& text, bool canSa
     default:
         return UnsavedChoice::Cancel;
     }
+}
+
+void MainWindow::exportDialog()
+{
+    views::CaptureView* view = currentCaptureView();
+    if (!view || !view->capture())
+        return;
+    const QString path = askSavePath(suggestedSaveName(true), true);
+    if (path.isEmpty())
+        return;
+    m_lastDirectory = QFileInfo(path).absolutePath();
+    saveCapture(path);
 }
 
 void MainWindow::saveAsDialog()
@@ -274,8 +326,10 @@ void MainWindow::saveCaptureOf(views::CaptureView* view, LiveTab* live, const QS
                 if (saved)
                     saved();
             });
-    watcher->setFuture(QtConcurrent::run([capture, path = file.toStdString()] {
-        return model::io::writeCaptureFile(*capture, path);
+    // The file's name chooses its format: Chrome trace JSON keeps everything any source
+    // recorded; a region file what scope-profiler's format has a place for.
+    watcher->setFuture(QtConcurrent::run([capture, path = file.toStdString(), chrome = isChromePath(file)] {
+        return chrome ? model::io::writeChromeTrace(*capture, path) : model::io::writeCaptureFile(*capture, path);
     }));
 }
 

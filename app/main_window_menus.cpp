@@ -52,8 +52,13 @@ void MainWindow::createActions()
                                  tr("&Save As…"), this);
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     m_saveAsAction->setStatusTip(
-        tr("Save the capture as a region file (a live one as it is now)"));
+        tr("Save the capture as a region file or Chrome trace JSON (a live one as it is now)"));
     connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveAsDialog);
+
+    m_exportAction = new QAction(tr("&Export as Chrome Trace…"), this);
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setStatusTip(tr("Write the capture as Chrome trace JSON for Perfetto UI or chrome://tracing"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportDialog);
 
     m_reloadAction =
         new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
@@ -91,6 +96,7 @@ void MainWindow::createMenus()
     file->addAction(m_attachAction);
     file->addSeparator();
     file->addAction(m_saveAsAction);
+    file->addAction(m_exportAction);
     file->addAction(m_reloadAction);
     file->addAction(m_closeAction);
     file->addSeparator();

@@ -42,7 +42,7 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     open->setObjectName(QStringLiteral("welcomeOpen"));
     open->setDefault(true);
     open->setMinimumHeight(open->sizeHint().height() + 10);
-    auto* hint = new QLabel(tr("or drop .h5 files onto this window (Ctrl+O opens too)"));
+    auto* hint = new QLabel(tr("or drop region files (.h5) or Chrome/PyTorch traces (.json, .json.gz) onto this window (Ctrl+O opens too)"));
     auto* launch = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay),
                                    tr("Launch a program and watch it live…"));
     launch->setObjectName(QStringLiteral("welcomeLaunch"));

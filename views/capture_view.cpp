@@ -1,5 +1,6 @@
 #include "capture_view.h"
 
+#include "call_details_widget.h"
 #include "display_text.h"
 #include "metadata_model.h"
 #include "plots/duration_histogram.h"
@@ -34,7 +35,7 @@ namespace {
 constexpr int kPooledItem = -1;
 constexpr int kPerRankItem = -2;
 // Bumped whenever saveLayoutState() changes shape.
-constexpr quint32 kLayoutStateVersion = 2;
+constexpr quint32 kLayoutStateVersion = 3;
 
 } // namespace
 
@@ -134,9 +135,18 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_leftSplitter->setChildrenCollapsible(false);
     m_leftSplitter->setSizes({400, 400}); // the plot tabs need room as much as the table
 
+    m_callDetails = new CallDetailsWidget;
+    m_callDetails->setObjectName(QStringLiteral("callDetailsPanel"));
+    m_detailsSplitter = new QSplitter(Qt::Vertical);
+    m_detailsSplitter->addWidget(m_details);
+    m_detailsSplitter->addWidget(m_callDetails);
+    m_detailsSplitter->setChildrenCollapsible(false);
+    m_detailsSplitter->setStretchFactor(0, 3);
+    m_detailsSplitter->setStretchFactor(1, 2);
+
     m_mainSplitter = new QSplitter(Qt::Horizontal);
     m_mainSplitter->addWidget(m_leftSplitter);
-    m_mainSplitter->addWidget(m_details);
+    m_mainSplitter->addWidget(m_detailsSplitter);
     m_mainSplitter->setStretchFactor(0, 3);
     m_mainSplitter->setStretchFactor(1, 2);
     m_mainSplitter->setChildrenCollapsible(false);
@@ -182,7 +192,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_warningsBadge, &QToolButton::clicked, this, &CaptureView::showWarnings);
     connect(m_mainSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
     connect(m_verticalSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
-    connect(m_timeline, &TimelineView::callSelected, this, &CaptureView::selectRegionOfCall);
+    connect(m_timeline, &TimelineView::callSelected, this, [this](quint32 event) { showCall(event, false); });
+    connect(m_callDetails, &CallDetailsWidget::callClicked, this, [this](quint32 event) { showCall(event, true); });
+    connect(m_detailsSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
     connect(m_previousCall, &QToolButton::clicked, this, [this] { findCall(false); });
     auto* next = new QShortcut(QKeySequence(Qt::Key_F3), this);
     next->setContext(Qt::WidgetWithChildrenShortcut);
@@ -192,8 +204,7 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(previous, &QShortcut::activated, this, [this] { findCall(false); });
     connect(m_nextCall, &QToolButton::clicked, this, [this] { findCall(true); });
     connect(m_leftSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
-    connect(m_gpuWall, &GpuWallPlot::callClicked, this,
-            [this](quint32 event) { m_timeline->selectEvent(event, true); });
+    connect(m_gpuWall, &GpuWallPlot::callClicked, this, [this](quint32 event) { showCall(event, true); });
     connect(m_spanTree, &SpanTreeWidget::regionSelected, this, [this](int region) {
         restoreSelection(uint32_t(region), std::nullopt);
         m_timeline->setHighlightRegion(region);
@@ -240,6 +251,7 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
     // The timeline index knows the run's earliest start: no pass over the calls here.
     m_details->setCapture(capture, timeline ? std::optional<int64_t>(timeline->begin())
                                             : std::nullopt);
+    m_callDetails->setCapture(timeline ? capture : nullptr, timeline);
     m_metadataModel->setCapture(capture);
     m_histogram->setCapture(capture, update);
     m_gpuWall->setCapture(capture, summary);
@@ -437,6 +449,14 @@ void CaptureView::selectRegionOfCall(quint32 event)
     }
 }
 
+void CaptureView::showCall(quint32 event, bool reveal)
+{
+    if (reveal)
+        m_timeline->selectEvent(event, true);
+    m_callDetails->showCall(event);
+    selectRegionOfCall(event);
+}
+
 void CaptureView::findCall(bool forward)
 {
     if (m_filter->text().isEmpty())
@@ -461,7 +481,7 @@ QByteArray CaptureView::saveLayoutState() const
     QByteArray state;
     QDataStream stream(&state, QIODevice::WriteOnly);
     stream << kLayoutStateVersion << m_mainSplitter->saveState() << m_leftSplitter->saveState()
-           << m_verticalSplitter->saveState();
+           << m_verticalSplitter->saveState() << m_detailsSplitter->saveState();
     return state;
 }
 
@@ -469,12 +489,12 @@ bool CaptureView::restoreLayoutState(const QByteArray& state)
 {
     QDataStream stream(state);
     quint32 version = 0;
-    QByteArray mainState, sideState, verticalState;
-    stream >> version >> mainState >> sideState >> verticalState;
+    QByteArray mainState, sideState, verticalState, detailsState;
+    stream >> version >> mainState >> sideState >> verticalState >> detailsState;
     if (stream.status() != QDataStream::Ok || version != kLayoutStateVersion)
         return false;
     return m_mainSplitter->restoreState(mainState) && m_leftSplitter->restoreState(sideState)
-           && m_verticalSplitter->restoreState(verticalState);
+           && m_verticalSplitter->restoreState(verticalState) && m_detailsSplitter->restoreState(detailsState);
 }
 
 } // namespace spanscope::views

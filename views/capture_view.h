@@ -2,7 +2,7 @@
 // Everything one open file shows: a sortable, filterable region table with a rank
 // selector, and below it the run metadata, the file's warnings and plots of the selected
 // region (duration histogram, GPU vs wall) as tabs; on the right the selected region's
-// details. Reads one immutable snapshot; never loads anything itself.
+// details and, below them, the call selected in the timeline. Reads one immutable snapshot; never loads anything itself.
 // GUI thread only.
 
 #include "model/capture.h"
@@ -25,6 +25,7 @@ class QToolButton;
 
 namespace spanscope::views {
 
+class CallDetailsWidget;
 class DurationHistogram;
 class GpuWallPlot;
 class MetadataModel;
@@ -71,6 +72,7 @@ public:
     QComboBox* rankSelector() const { return m_rankSelector; }
     QLineEdit* filterEdit() const { return m_filter; }
     RegionDetailsWidget* details() const { return m_details; }
+    CallDetailsWidget* callDetails() const { return m_callDetails; }
     WarningsWidget* warnings() const { return m_warnings; }
     TimelineView* timeline() const { return m_timeline; }
     DurationHistogram* histogram() const { return m_histogram; }
@@ -98,6 +100,7 @@ private:
     void restoreSelection(uint32_t region, std::optional<uint32_t> row);
     void updateMatchCount();
     void selectRegionOfCall(quint32 event);
+    void showCall(quint32 event, bool reveal);
     QString summaryLine() const;
 
     RegionTableModel* m_model = nullptr;
@@ -117,6 +120,8 @@ private:
     QToolButton* m_nextCall = nullptr;
     QSplitter* m_leftSplitter = nullptr;
     RegionDetailsWidget* m_details = nullptr;
+    CallDetailsWidget* m_callDetails = nullptr;
+    QSplitter* m_detailsSplitter = nullptr; // the region's figures above, the selected call below
     QTabWidget* m_sideTabs = nullptr;
     QStackedWidget* m_metadataStack = nullptr; // the table, or a note when there is none
     QTableView* m_metadataTable = nullptr;

@@ -13,9 +13,43 @@ namespace spanscope::model::io {
 
 namespace fs = std::filesystem;
 
+std::string regionFileLoses(const Capture& capture)
+{
+    std::vector<std::string> lost;
+    bool gpu = false;
+    for (const RegionKind kind : capture.regionKinds)
+        gpu |= kind != RegionKind::Cpu;
+    if (gpu)
+        lost.push_back("GPU kernels, copies and memsets");
+    if (!capture.flows.empty())
+        lost.push_back("flows");
+    if (!capture.counters.empty())
+        lost.push_back("counters");
+    if (!capture.allocations.empty())
+        lost.push_back("allocations");
+    if (!capture.instants.empty())
+        lost.push_back("instants");
+    // A region file keeps lanes through its thread and task columns; tracks that only a
+    // source's own layout has (Chrome threads and async lanes) would collapse into one.
+    if (!capture.events.track.empty() && !capture.events.hasThreads() && !capture.events.hasTasks())
+        lost.push_back("threads and async tracks");
+    if (lost.empty())
+        return {};
+    std::string text = lost.front();
+    for (size_t i = 1; i < lost.size(); ++i)
+        text += (i + 1 == lost.size() ? " and " : ", ") + lost[i];
+    return text;
+}
+
 // Everything the readers would reject, found before any file is touched.
 Status checkCapture(const Capture& capture, const std::string& path)
 {
+    if (const std::string lost = regionFileLoses(capture); !lost.empty())
+        return Error{ErrorCode::InvalidSchema,
+                     "cannot save this capture as a region file: the format has no place for its " + lost
+                         + "; save it as Chrome trace JSON (.json.gz) to keep everything",
+                     path,
+                     {}};
     for (const auto* column : {&capture.nvtx.callDomains, &capture.nvtx.callCategories})
         if (!column->empty() && column->size() != capture.events.size())
             return Error{ErrorCode::InvalidSchema,

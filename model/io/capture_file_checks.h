@@ -1,7 +1,8 @@
 #pragma once
 // The parts of saving a capture that are not HDF5: refusing captures the readers would
 // reject before any file is touched, checking the target path, and making the finished
-// temporary file visible atomically. Internal to capture_writer.cpp.
+// temporary file visible atomically. Used by capture_writer.cpp; regionFileLoses() also
+// by whoever offers a file format to save in.
 
 #include "../capture.h"
 #include "../result.h"
@@ -10,7 +11,12 @@
 
 namespace spanscope::model::io {
 
-// Everything the readers would reject (rows beyond the events, overlapping rows, ...).
+// What of `capture` a region file has no place for ("GPU kernels, copies and memsets,
+// flows and counters"), or empty when it holds everything. Such captures are saved as
+// Chrome trace JSON instead (io/chrome/chrome_trace_writer.h).
+std::string regionFileLoses(const Capture& capture);
+// Everything the readers would reject (rows beyond the events, overlapping rows, ...), and
+// captures a region file would keep only in part (regionFileLoses).
 Status checkCapture(const Capture& capture, const std::string& path);
 // The directory exists and the target is not a directory.
 Status checkTarget(const std::string& path);

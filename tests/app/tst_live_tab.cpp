@@ -49,7 +49,7 @@ protected:
         questions << text;
         return answers.isEmpty() ? UnsavedChoice::Cancel : answers.takeFirst();
     }
-    QString askSavePath(const QString&) override { return savePath; }
+    QString askSavePath(const QString&, bool) override { return savePath; }
 };
 
 app::LaunchSpec workload(const QStringList& arguments)

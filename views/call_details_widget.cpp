@@ -1,0 +1,242 @@
+#include "call_details_widget.h"
+
+#include "display_text.h"
+#include "model/gpu/launch_gpu_time.h"
+#include "model/report/duration_format.h"
+
+#include <QLabel>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace spanscope::views {
+
+namespace {
+
+constexpr int kMaxLinkedCalls = 25; // a call that launched thousands of kernels lists a few
+
+QString escaped(const std::string& text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString tableRow(const QString& label, const QString& value)
+{
+    return QStringLiteral("<tr><td style='padding-right:12px; color:palette(mid)'>%1</td><td>%2</td></tr>")
+        .arg(label, value);
+}
+
+QString bytesText(uint64_t bytes)
+{
+    return QString::fromStdString(model::report::formatBytes(double(bytes))) + QStringLiteral(" (%1 B)").arg(countText(bytes));
+}
+
+} // namespace
+
+CallDetailsWidget::CallDetailsWidget(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_placeholder = new QLabel(tr("Click a call in the timeline to see where it ran, what encloses it "
+                                  "and what it launched."));
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setEnabled(false);
+    m_text = new QTextBrowser;
+    m_text->setObjectName(QStringLiteral("callDetails"));
+    m_text->setOpenLinks(false);
+    m_text->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_placeholder);
+    layout->addWidget(m_text, 1);
+    m_text->hide();
+    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        bool ok = false;
+        const uint32_t event = url.path().toUInt(&ok);
+        if (url.scheme() == QLatin1String("call") && ok && m_capture && event < m_capture->events.size())
+            emit callClicked(event);
+    });
+}
+
+void CallDetailsWidget::setCapture(std::shared_ptr<const model::Capture> capture,
+                                   std::shared_ptr<const model::TimelineIndex> index)
+{
+    const bool same = capture && m_capture && capture->events.size() >= m_capture->events.size();
+    m_capture = std::move(capture);
+    m_index = std::move(index);
+    if (m_event && same && m_capture && m_index && *m_event < m_capture->events.size())
+        showCall(*m_event); // a live update: the call is still there
+    else
+        clear();
+}
+
+void CallDetailsWidget::clear()
+{
+    m_event.reset();
+    m_text->clear();
+    m_text->hide();
+    m_placeholder->show();
+}
+
+QString CallDetailsWidget::plainText() const
+{
+    return m_text->isVisible() || m_event ? m_text->toPlainText() : QString();
+}
+
+void CallDetailsWidget::showCall(uint32_t event)
+{
+    if (!m_capture || !m_index || event >= m_capture->events.size()) {
+        clear();
+        return;
+    }
+    m_event = event;
+    m_text->setHtml(html(event));
+    m_placeholder->hide();
+    m_text->show();
+}
+
+QString CallDetailsWidget::callLink(uint32_t event) const
+{
+    const auto& c = *m_capture;
+    const auto& row = c.rows[m_index->rowOf(event)];
+    QString name = escaped(c.regionName(row.region));
+    if (name.isEmpty())
+        name = tr("(unnamed)");
+    const auto& e = c.events;
+    const QString when = e.end[event] >= e.start[event] ? durationText(double(e.end[event] - e.start[event]))
+                                                         : tr("never closed");
+    return QStringLiteral("<a href='call:%1'>%2</a> <span style='color:palette(mid)'>(%3)</span>")
+        .arg(event)
+        .arg(name, when);
+}
+
+QString CallDetailsWidget::stackHtml(uint32_t event) const
+{
+    const auto stack = m_index->stackOf(*m_capture, event);
+    QString out;
+    for (size_t i = 0; i < stack.size(); ++i)
+        out += QStringLiteral("<div style='margin-left:%1px'>%2</div>").arg(int(i) * 10).arg(callLink(stack[i]));
+    return out;
+}
+
+QString CallDetailsWidget::gpuHtml(uint32_t event) const
+{
+    const auto& c = *m_capture;
+    const auto& e = c.events;
+    const int64_t found = c.gpuActivities.rowOf(event);
+    if (found < 0)
+        return {};
+    const size_t activity = size_t(found);
+    const auto& g = c.gpuActivities;
+    QString rows;
+    if (g.correlation(activity))
+        rows += tableRow(tr("Correlation"), countText(g.correlation(activity)));
+    rows += tableRow(tr("Context"), QString::number(g.context(activity)));
+    if (const auto shape = g.kernelShape(activity)) {
+        auto dims = [](const uint32_t* d) { return QStringLiteral("%1 × %2 × %3").arg(d[0]).arg(d[1]).arg(d[2]); };
+        const uint64_t threads = uint64_t(shape->block[0]) * shape->block[1] * shape->block[2];
+        rows += tableRow(tr("Grid"), dims(shape->grid));
+        rows += tableRow(tr("Block"), dims(shape->block) + tr(" (%1 threads)").arg(countText(threads)));
+        rows += tableRow(tr("Registers per thread"), QString::number(shape->registersPerThread));
+        rows += tableRow(tr("Shared memory per block"), bytesText(shape->sharedMemoryBytes));
+    }
+    if (const auto bytes = g.copyBytes(activity)) {
+        rows += tableRow(tr("Bytes"), bytesText(*bytes));
+        if (g.copyKind(activity) != model::CopyKind::Unknown)
+            rows += tableRow(tr("Direction"), QString::fromLatin1(model::copyKindName(g.copyKind(activity))));
+        const int64_t ns = e.end[event] - e.start[event];
+        if (ns > 0)
+            rows += tableRow(tr("Bandwidth"), QStringLiteral("%1 GB/s").arg(double(*bytes) / double(ns), 0, 'f', 2));
+    }
+    return rows;
+}
+
+QString CallDetailsWidget::flowsHtml(uint32_t event) const
+{
+    const auto& c = *m_capture;
+    const auto& e = c.events;
+    const auto& flows = c.flows;
+    QString out;
+    // What launched this call (GPU work): the CPU call, its latency and its stack.
+    for (const size_t f : flows.incoming(event)) {
+        const uint32_t from = flows.from(f);
+        if (flows.kind(f) == model::FlowKind::Launch) {
+            out += QStringLiteral("<h4>%1</h4>").arg(tr("Launched by"));
+            out += stackHtml(from);
+            out += QStringLiteral("<table>") + tableRow(tr("Launch latency"), durationText(double(e.start[event] - e.end[from])))
+                   + QStringLiteral("</table>");
+        } else {
+            out += QStringLiteral("<p>%1 %2</p>").arg(tr("Flow (%1) from").arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))), callLink(from));
+        }
+    }
+    // What this call launched (CPU side), and where that work ran on the GPU.
+    std::vector<uint32_t> launched, others;
+    for (const size_t f : flows.outgoing(event))
+        (flows.kind(f) == model::FlowKind::Launch ? launched : others).push_back(uint32_t(f));
+    if (const auto span = model::projectedGpuSpan(c, m_index->rowOf(event), event)) {
+        out += QStringLiteral("<h4>%1</h4><table>").arg(tr("GPU work launched inside this call"));
+        if (e.hasGpu() && e.gpu[event] >= 0)
+            out += QStringLiteral("%1").arg(tableRow(tr("GPU time"), durationText(double(e.gpu[event]))));
+        out += tableRow(tr("Projected on the GPU"),
+                   tr("%1, from %2 to %3 after the call started")
+                       .arg(durationText(double(span->second - span->first)),
+                            durationText(double(span->first - e.start[event])),
+                            durationText(double(span->second - e.start[event]))));
+        out += QStringLiteral("</table>");
+    }
+    if (!launched.empty()) {
+        out += QStringLiteral("<h4>%1</h4>").arg(tr("Launched"));
+        for (size_t i = 0; i < launched.size() && i < size_t(kMaxLinkedCalls); ++i)
+            out += QStringLiteral("<div>%1</div>").arg(callLink(flows.to(launched[i])));
+        if (launched.size() > size_t(kMaxLinkedCalls))
+            out += tr("<div>and %1 more</div>").arg(countText(launched.size() - kMaxLinkedCalls));
+    }
+    for (const uint32_t f : others)
+        out += QStringLiteral("<p>%1 %2</p>").arg(tr("Flow (%1) to").arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))), callLink(flows.to(f)));
+    return out;
+}
+
+QString CallDetailsWidget::html(uint32_t event) const
+{
+    const auto& c = *m_capture;
+    const auto& e = c.events;
+    const uint32_t rowIndex = m_index->rowOf(event);
+    const auto& region = c.rows[rowIndex];
+    const model::RegionKind kind = c.regionKind(region.region);
+    const model::TrackId trackId = c.trackOfEvent(rowIndex, event);
+    const model::Track& track = c.track(trackId);
+    QString name = escaped(c.regionName(region.region));
+    QString out = QStringLiteral("<h3>%1 <span style='color:palette(mid); font-weight:normal'>%2</span></h3>")
+                      .arg(name.isEmpty() ? tr("(unnamed)") : name, QString::fromLatin1(model::regionKindName(kind)));
+    out += QStringLiteral("<table>");
+    out += tableRow(tr("Track"), escaped(model::trackTitle(c, trackId)));
+    if (track.device >= 0)
+        for (const auto& device : c.devices)
+            if (device.device == track.device && !c.strings.text(device.name).empty())
+                out += tableRow(tr("Device"), escaped(c.strings.text(device.name)));
+    out += tableRow(tr("Starts"), tr("%1 after the run's start").arg(durationText(double(e.start[event] - m_index->begin()))));
+    if (e.end[event] >= e.start[event]) {
+        out += tableRow(tr("Wall"), durationText(double(e.end[event] - e.start[event])) + QStringLiteral(" (")
+                                    + exactNsText(e.end[event] - e.start[event]) + QStringLiteral(")"));
+        if (e.hasGpu() && e.gpu[event] >= 0 && kind == model::RegionKind::Cpu)
+            out += tableRow(tr("GPU"), durationText(double(e.gpu[event])));
+        if (e.hasAwait() && e.awaitNs[event] > 0)
+            out += tableRow(tr("Suspended"), durationText(double(e.awaitNs[event])));
+    } else {
+        out += tableRow(tr("Wall"), tr("never closed"));
+    }
+    out += gpuHtml(event);
+    out += QStringLiteral("</table>");
+    const auto stack = m_index->stackOf(c, event);
+    if (stack.size() > 1) {
+        out += QStringLiteral("<h4>%1</h4>").arg(tr("Stack"));
+        out += stackHtml(event);
+    }
+    out += flowsHtml(event);
+    if (!e.args.empty() && model::ArgsRef{e.args[event]}.valid()) {
+        out += QStringLiteral("<h4>%1</h4><pre style='white-space:pre-wrap'>%2</pre>")
+                   .arg(tr("Args"), escaped(c.args.text(model::ArgsRef{e.args[event]})));
+    }
+    return out;
+}
+
+} // namespace spanscope::views
