@@ -3,6 +3,7 @@
 #include "call_details_widget.h"
 #include "display_text.h"
 #include "metadata_model.h"
+#include "plots/allocations_view.h"
 #include "plots/duration_histogram.h"
 #include "plots/gpu_wall_plot.h"
 #include "region_details_widget.h"
@@ -123,6 +124,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_gpuWall = new GpuWallPlot;
     m_gpuWall->setObjectName(QStringLiteral("gpuWallPlot"));
     m_sideTabs->addTab(m_gpuWall, tr("GPU vs wall"));
+    m_allocations = new AllocationsView;
+    m_allocations->setObjectName(QStringLiteral("allocations"));
+    m_sideTabs->addTab(m_allocations, tr("Allocations"));
     m_spanTree = new SpanTreeWidget;
     m_spanTree->setObjectName(QStringLiteral("spanTree"));
     m_sideTabs->addTab(m_spanTree, tr("Span tree"));
@@ -205,6 +209,14 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_nextCall, &QToolButton::clicked, this, [this] { findCall(true); });
     connect(m_leftSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
     connect(m_gpuWall, &GpuWallPlot::callClicked, this, [this](quint32 event) { showCall(event, true); });
+    connect(m_allocations, &AllocationsView::allocationClicked, this,
+            [this](std::optional<quint32> call, qint64 time, quint32) {
+                if (call)
+                    showCall(*call, true);
+                else
+                    m_timeline->zoom()->setRange(time - m_timeline->zoom()->span() / 2,
+                                                 time - m_timeline->zoom()->span() / 2 + m_timeline->zoom()->span());
+            });
     connect(m_spanTree, &SpanTreeWidget::regionSelected, this, [this](int region) {
         restoreSelection(uint32_t(region), std::nullopt);
         m_timeline->setHighlightRegion(region);
@@ -252,6 +264,7 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
     m_details->setCapture(capture, timeline ? std::optional<int64_t>(timeline->begin())
                                             : std::nullopt);
     m_callDetails->setCapture(timeline ? capture : nullptr, timeline);
+    m_allocations->setCapture(timeline ? capture : nullptr, timeline);
     m_metadataModel->setCapture(capture);
     m_histogram->setCapture(capture, update);
     m_gpuWall->setCapture(capture, summary);
@@ -424,6 +437,7 @@ void CaptureView::showCurrentRegion()
     m_details->showRegion(entry.region, m_model->captureRows(row), m_model->stats(row), rank);
     m_histogram->showRegion(entry.region, m_model->captureRows(row), rank);
     m_gpuWall->showRegion(entry.region, m_model->captureRows(row), rank);
+    m_allocations->showRegion(entry.region, m_model->captureRows(row));
     m_timeline->setHighlightRegion(int(entry.region));
 }
 
@@ -432,6 +446,7 @@ void CaptureView::clearRegion()
     m_details->clearRegion();
     m_histogram->clearRegion();
     m_gpuWall->clearRegion();
+    m_allocations->clearRegion();
 }
 
 void CaptureView::selectRegionOfCall(quint32 event)

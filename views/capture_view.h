@@ -25,6 +25,7 @@ class QToolButton;
 
 namespace spanscope::views {
 
+class AllocationsView;
 class CallDetailsWidget;
 class DurationHistogram;
 class GpuWallPlot;
@@ -78,7 +79,9 @@ public:
     DurationHistogram* histogram() const { return m_histogram; }
     GpuWallPlot* gpuWallPlot() const { return m_gpuWall; }
     SpanTreeWidget* spanTree() const { return m_spanTree; }
-    // The tabs below the table (Metadata, Warnings, Histogram, GPU vs wall, Span tree).
+    AllocationsView* allocations() const { return m_allocations; }
+    // The tabs below the table (Metadata, Warnings, Histogram, GPU vs wall, Allocations,
+    // Span tree).
     QTabWidget* sideTabs() const { return m_sideTabs; }
 
     // The next/previous call (in time) of a region matching the filter, in the timeline.
@@ -131,6 +134,7 @@ private:
     DurationHistogram* m_histogram = nullptr;
     GpuWallPlot* m_gpuWall = nullptr;
     SpanTreeWidget* m_spanTree = nullptr;
+    AllocationsView* m_allocations = nullptr;
 };
 
 } // namespace spanscope::views

@@ -15,6 +15,8 @@ QString columnTitle(Column column)
     switch (column) {
     case Column::Region:
         return RegionTableModel::tr("Region");
+    case Column::Kind:
+        return RegionTableModel::tr("Kind");
     case Column::Rank:
         return RegionTableModel::tr("Rank");
     case Column::Calls:
@@ -38,6 +40,8 @@ QString columnToolTip(Column column)
     switch (column) {
     case Column::Region:
         return RegionTableModel::tr("Region name");
+    case Column::Kind:
+        return RegionTableModel::tr("CPU range, GPU kernel, copy, memset or GPU annotation");
     case Column::Rank:
         return RegionTableModel::tr("MPI rank");
     case Column::Calls:
@@ -104,6 +108,9 @@ void RegionTableModel::rebuild()
 {
     m_entries.clear();
     m_columns = {Column::Region};
+    if (m_capture && std::any_of(m_capture->regionKinds.begin(), m_capture->regionKinds.end(),
+                                 [](model::RegionKind kind) { return kind != model::RegionKind::Cpu; }))
+        m_columns.push_back(Column::Kind);
     if (m_selection.mode != RankSelection::Mode::Pooled)
         m_columns.push_back(Column::Rank);
     for (Column c : {Column::Calls, Column::Total, Column::Mean, Column::P95, Column::Exclusive})
@@ -191,7 +198,7 @@ QVariant RegionTableModel::data(const QModelIndex& index, int role) const
     case EntryRole:
         return index.row();
     case Qt::TextAlignmentRole:
-        return column == Column::Region ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+        return column == Column::Region || column == Column::Kind ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     default:
         return {};
@@ -204,6 +211,8 @@ QVariant RegionTableModel::displayData(const Entry& e, const model::RegionStats&
     switch (column) {
     case Column::Region:
         return QString::fromStdString(m_capture->regionName(e.region));
+    case Column::Kind:
+        return QString::fromLatin1(model::regionKindName(m_capture->regionKind(e.region)));
     case Column::Rank:
         return e.row ? QString::number(m_capture->rows[*e.row].rank) : kMissingText;
     case Column::Calls:
@@ -228,6 +237,8 @@ QVariant RegionTableModel::sortData(const Entry& e, const model::RegionStats& s,
     switch (column) {
     case Column::Region:
         return QString::fromStdString(m_capture->regionName(e.region));
+    case Column::Kind:
+        return QString::fromLatin1(model::regionKindName(m_capture->regionKind(e.region)));
     case Column::Rank:
         return e.row ? m_capture->rows[*e.row].rank : -1;
     case Column::Calls:
@@ -257,6 +268,7 @@ QVariant RegionTableModel::toolTipData(const Entry& e, const model::RegionStats&
                 QLatin1Char('\n') + tr("Summary only: per-call data unavailable (aggregate file)");
         return tip;
     }
+    case Column::Kind:
     case Column::Rank:
         return {};
     case Column::Calls:
@@ -288,8 +300,8 @@ QVariant RegionTableModel::headerData(int section, Qt::Orientation orientation, 
     case Qt::ToolTipRole:
         return columnToolTip(column);
     case Qt::TextAlignmentRole:
-        return column == Column::Region ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Column::Region || column == Column::Kind ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     default:
         return {};
     }

@@ -36,7 +36,7 @@ class RegionTableModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum class Column { Region, Rank, Calls, Total, Mean, P95, Exclusive, GpuTotal };
+    enum class Column { Region, Kind, Rank, Calls, Total, Mean, P95, Exclusive, GpuTotal };
 
     enum Role {
         // The raw value to sort by: ns (qlonglong or double), counts (qulonglong), names
@@ -66,8 +66,9 @@ public:
     void setRankSelection(RankSelection selection);
     RankSelection rankSelection() const { return m_selection; }
 
-    // Columns shown for the current capture and selection: Rank only when lines are per
-    // rank, GPU total only when the capture recorded GPU time.
+    // Columns shown for the current capture and selection: Kind only when the capture has
+    // GPU work, Rank only when lines are per rank, GPU total only when the capture recorded
+    // GPU time.
     Column columnKind(int column) const { return m_columns[size_t(column)]; }
     int columnOf(Column kind) const; // -1 when not shown
 

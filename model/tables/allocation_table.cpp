@@ -43,7 +43,7 @@ std::vector<int32_t> AllocationTable::devices() const
 size_t AllocationTable::residentBytes() const
 {
     return m_time.capacity() * 8 + m_track.capacity() * 4 + m_address.capacity() * 8 + m_bytes.capacity() * 8
-           + m_device.capacity() * 4 + m_enclosing.capacity() * 8;
+           + m_device.capacity() * 4;
 }
 
 std::string memoryDeviceName(int32_t device)

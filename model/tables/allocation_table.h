@@ -1,8 +1,7 @@
 #pragma once
 // Allocation events: one row per allocation (bytes > 0) or free (bytes < 0), columnar,
-// ordered by time. The enclosing CPU call of each is found at analysis
-// (attributeAllocations) so the Allocations view can answer "what did this region
-// allocate" without a pass over the events. Immutable once published; any thread.
+// ordered by time, each on the track (thread) that made it; stats/allocation_stats.h
+// attributes them to the ranges open on that track. Immutable once published; any thread.
 
 #include "../column.h"
 #include "../track.h"
@@ -29,11 +28,6 @@ public:
     uint64_t address(size_t i) const { return m_address[i]; }
     int64_t bytes(size_t i) const { return m_bytes[i]; } // > 0 allocated, < 0 freed
     int32_t device(size_t i) const { return m_device[i]; }
-    // The innermost CPU call open on the allocation's track at its time; -1 = none or not
-    // yet attributed.
-    int64_t enclosingEvent(size_t i) const { return i < m_enclosing.size() ? m_enclosing[i] : -1; }
-    void setEnclosingEvents(Column<int64_t> events) { m_enclosing = std::move(events); }
-
     // Devices that have allocations, ascending (kHost first).
     std::vector<int32_t> devices() const;
 
@@ -45,7 +39,6 @@ private:
     Column<uint64_t> m_address;
     Column<int64_t> m_bytes;
     Column<int32_t> m_device;
-    Column<int64_t> m_enclosing;
 };
 
 // "cpu" for the host, "cuda:<n>" for a GPU: the names the CLI uses.

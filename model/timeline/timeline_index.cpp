@@ -164,6 +164,29 @@ std::vector<uint32_t> TimelineIndex::stackOf(const Capture& capture, uint32_t ev
     return stack;
 }
 
+std::vector<uint32_t> TimelineIndex::callsAt(const Capture& capture, TrackId track, int64_t t) const
+{
+    const auto& events = capture.events;
+    std::vector<uint32_t> stack;
+    const int32_t laneIndex = laneOf(track);
+    if (laneIndex < 0)
+        return stack;
+    for (const auto& row : m_lanes[size_t(laneIndex)].depths) {
+        const auto [first, last] = visibleRange(capture, row, t, t + 1);
+        bool found = false;
+        for (size_t i = first; i < last && !found; ++i) {
+            const uint32_t e = row.events[i];
+            if (events.start[e] <= t && events.end[e] > t) {
+                stack.push_back(e);
+                found = true;
+            }
+        }
+        if (!found)
+            break; // nothing deeper can be open without a parent here
+    }
+    return stack;
+}
+
 std::vector<uint32_t> TimelineIndex::flowsIn(const Capture& capture, int64_t t0, int64_t t1, size_t limit,
                                              bool& truncated) const
 {

@@ -84,6 +84,9 @@ public:
     // The calls enclosing `event` on its track, outermost first (the call's stack at its
     // start), `event` itself last. O(depth log n).
     std::vector<uint32_t> stackOf(const Capture& capture, uint32_t event) const;
+    // The calls open on `track` at time `t` (start <= t < end), outermost first: the range
+    // stack at that moment. O(depth log n).
+    std::vector<uint32_t> callsAt(const Capture& capture, TrackId track, int64_t t) const;
     // Flow rows with an end starting in [t0, t1), at most `limit`, each once; sets
     // `truncated` when there were more. O(log F + k).
     std::vector<uint32_t> flowsIn(const Capture& capture, int64_t t0, int64_t t1, size_t limit, bool& truncated) const;

@@ -111,4 +111,18 @@ bool writeGpuCallsCsv(const QString& path, const model::Capture& capture,
         error);
 }
 
+bool writeAllocationBinsCsv(const QString& path, const model::AllocationBreakdown& breakdown, QString* error)
+{
+    return writeCsv(
+        path,
+        [&](QTextStream& out) {
+            out << "bin_start_bytes,allocations,bytes\n";
+            for (size_t bin = 0; bin < model::AllocationBreakdown::kBins; ++bin)
+                if (breakdown.countByLog2[bin])
+                    out << (qulonglong(1) << bin) << ',' << qulonglong(breakdown.countByLog2[bin]) << ','
+                        << qlonglong(breakdown.bytesByLog2[bin]) << '\n';
+        },
+        error);
+}
+
 } // namespace spanscope::views

@@ -8,6 +8,7 @@
 #include "gpu_wall_data.h"
 #include "histogram_bins.h"
 #include "model/capture.h"
+#include "model/stats/allocation_stats.h"
 
 #include <QString>
 #include <span>
@@ -28,5 +29,9 @@ bool writeGpuTotalsCsv(const QString& path, const model::Capture& capture,
 // event,rank,wall_ns,gpu_ns: every closed call of `rows` with a GPU value, unthinned.
 bool writeGpuCallsCsv(const QString& path, const model::Capture& capture,
                       std::span<const uint32_t> rows, QString* error = nullptr);
+
+// bin_start_bytes,allocations,bytes: one line per log2 size bin that holds allocations.
+bool writeAllocationBinsCsv(const QString& path, const model::AllocationBreakdown& breakdown,
+                            QString* error = nullptr);
 
 } // namespace spanscope::views

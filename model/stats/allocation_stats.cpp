@@ -1,0 +1,90 @@
+#include "allocation_stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <unordered_map>
+
+namespace spanscope::model {
+
+size_t log2Bin(uint64_t bytes)
+{
+    return bytes <= 1 ? 0 : size_t(std::bit_width(bytes) - 1);
+}
+
+namespace {
+
+// The time covered by a region's calls on each track: sorted, merged intervals [start, end).
+std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>>
+regionCoverage(const Capture& capture, const std::vector<uint32_t>& rows)
+{
+    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> byTrack;
+    const auto& e = capture.events;
+    for (const uint32_t r : rows) {
+        const RegionRow& row = capture.rows[r];
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+            if (e.end[i] >= e.start[i])
+                byTrack[capture.trackOfEvent(r, i).value].emplace_back(e.start[i], e.end[i]);
+    }
+    for (auto& [track, intervals] : byTrack) {
+        std::sort(intervals.begin(), intervals.end());
+        std::vector<std::pair<int64_t, int64_t>> merged;
+        for (const auto& interval : intervals) {
+            if (!merged.empty() && interval.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, interval.second);
+            else
+                merged.push_back(interval);
+        }
+        intervals = std::move(merged);
+    }
+    return byTrack;
+}
+
+bool covered(const std::vector<std::pair<int64_t, int64_t>>& intervals, int64_t t)
+{
+    auto it = std::upper_bound(intervals.begin(), intervals.end(), std::make_pair(t, INT64_MAX));
+    return it != intervals.begin() && t < std::prev(it)->second;
+}
+
+} // namespace
+
+AllocationBreakdown allocationBreakdown(const Capture& capture, const AllocationScope& scope, size_t largest)
+{
+    AllocationBreakdown b;
+    const auto& a = capture.allocations;
+    std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> coverage;
+    if (scope.rows)
+        coverage = regionCoverage(capture, *scope.rows);
+    int64_t live = 0;
+    std::vector<std::pair<int64_t, uint32_t>> sizes; // (bytes, row) of allocations in scope
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (scope.device && a.device(i) != *scope.device)
+            continue;
+        if (scope.rows) {
+            const auto it = coverage.find(a.track(i).value);
+            if (it == coverage.end() || !covered(it->second, a.time(i)))
+                continue;
+        }
+        const int64_t bytes = a.bytes(i);
+        live += bytes;
+        b.peakBytes = std::max(b.peakBytes, live);
+        if (bytes >= 0) {
+            ++b.allocs;
+            b.allocatedBytes += bytes;
+            const size_t bin = log2Bin(uint64_t(bytes));
+            ++b.countByLog2[bin];
+            b.bytesByLog2[bin] += bytes;
+            sizes.emplace_back(bytes, uint32_t(i));
+        } else {
+            ++b.frees;
+            b.freedBytes -= bytes;
+        }
+    }
+    const size_t keep = std::min(largest, sizes.size());
+    std::partial_sort(sizes.begin(), sizes.begin() + int64_t(keep), sizes.end(),
+                      [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
+    for (size_t k = 0; k < keep; ++k)
+        b.largest.push_back(sizes[k].second);
+    return b;
+}
+
+} // namespace spanscope::model

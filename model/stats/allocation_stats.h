@@ -1,0 +1,41 @@
+#pragma once
+// What was allocated, for the whole run or inside the calls of one region (on the same
+// track, so a thread's allocations count for the ranges that thread had open), per device
+// or all together: counts, bytes, the peak, log2 size histograms by count and by bytes,
+// and the largest allocations. Any thread; reads the capture only. O(A log C) for A
+// allocations and C calls of the region.
+
+#include "../capture.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace spanscope::model {
+
+struct AllocationScope
+{
+    std::optional<std::vector<uint32_t>> rows; // the region's capture rows; nullopt = whole run
+    std::optional<int32_t> device;             // AllocationTable device; nullopt = every device
+};
+
+struct AllocationBreakdown
+{
+    static constexpr size_t kBins = 64;
+    uint64_t allocs = 0, frees = 0;
+    int64_t allocatedBytes = 0, freedBytes = 0; // freed counts positive
+    // The largest sum of allocated minus freed bytes reached, taking the allocations in
+    // scope in time order (for the whole run of one device: its peak memory in use, as far
+    // as the source recorded allocations).
+    int64_t peakBytes = 0;
+    // Bin k holds allocations of [2^k, 2^(k+1)) bytes (bin 0 also 0 and 1 byte).
+    std::array<uint64_t, kBins> countByLog2{};
+    std::array<int64_t, kBins> bytesByLog2{};
+    std::vector<uint32_t> largest; // AllocationTable rows, largest first
+};
+
+size_t log2Bin(uint64_t bytes);
+AllocationBreakdown allocationBreakdown(const Capture& capture, const AllocationScope& scope, size_t largest = 50);
+
+} // namespace spanscope::model
