@@ -98,7 +98,7 @@ QString CallDetailsWidget::callLink(uint32_t event) const
 {
     const auto& c = *m_capture;
     const auto& row = c.rows[m_index->rowOf(event)];
-    QString name = escaped(c.regionName(row.region));
+    QString name = elidedName(QString::fromStdString(c.regionName(row.region)), 80).toHtmlEscaped();
     if (name.isEmpty())
         name = tr("(unnamed)");
     const auto& e = c.events;
@@ -204,9 +204,12 @@ QString CallDetailsWidget::html(uint32_t event) const
     const model::RegionKind kind = c.regionKind(region.region);
     const model::TrackId trackId = c.trackOfEvent(rowIndex, event);
     const model::Track& track = c.track(trackId);
-    QString name = escaped(c.regionName(region.region));
+    const QString full = QString::fromStdString(c.regionName(region.region));
+    const QString name = elidedName(full).toHtmlEscaped();
     QString out = QStringLiteral("<h3>%1 <span style='color:palette(mid); font-weight:normal'>%2</span></h3>")
                       .arg(name.isEmpty() ? tr("(unnamed)") : name, QString::fromLatin1(model::regionKindName(kind)));
+    if (full.size() > 120) // the whole name, small, for kernels' long signatures
+        out += QStringLiteral("<p style='font-size:small'>%1</p>").arg(full.toHtmlEscaped());
     out += QStringLiteral("<table>");
     out += tableRow(tr("Track"), escaped(model::trackTitle(c, trackId)));
     if (track.device >= 0)

@@ -145,8 +145,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_detailsSplitter->addWidget(m_details);
     m_detailsSplitter->addWidget(m_callDetails);
     m_detailsSplitter->setChildrenCollapsible(false);
-    m_detailsSplitter->setStretchFactor(0, 3);
-    m_detailsSplitter->setStretchFactor(1, 2);
+    m_detailsSplitter->setStretchFactor(0, 1);
+    m_detailsSplitter->setStretchFactor(1, 1);
+    m_detailsSplitter->setSizes({420, 420}); // a selected call is worth as much room as its region
 
     m_mainSplitter = new QSplitter(Qt::Horizontal);
     m_mainSplitter->addWidget(m_leftSplitter);
@@ -210,9 +211,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_leftSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
     connect(m_gpuWall, &GpuWallPlot::callClicked, this, [this](quint32 event) { showCall(event, true); });
     connect(m_allocations, &AllocationsView::allocationClicked, this,
-            [this](std::optional<quint32> call, qint64 time, quint32) {
-                if (call)
-                    showCall(*call, true);
+            [this](qint64 call, qint64 time, quint32) {
+                if (call >= 0)
+                    showCall(quint32(call), true);
                 else
                     m_timeline->zoom()->setRange(time - m_timeline->zoom()->span() / 2,
                                                  time - m_timeline->zoom()->span() / 2 + m_timeline->zoom()->span());
@@ -311,8 +312,11 @@ QString CaptureView::summaryLine() const
         return {};
     QStringList parts;
     const model::MetadataValue* source = model::findMetadata(capture->metadata, "source");
+    const model::MetadataValue* format = model::findMetadata(capture->metadata, "format");
     if (source && source->text == "spanscope-collector")
         parts << tr("NVTX capture");
+    else if (capture->schema == 0 && format)
+        parts << QString::fromStdString(format->text); // an imported trace
     else
         parts << tr("Schema %1").arg(capture->schema)
               << tr("%1 layout").arg(QString::fromLatin1(model::storageLayoutName(capture->layout)));
@@ -324,8 +328,16 @@ QString CaptureView::summaryLine() const
         parts << tr("totals only, no per-call data");
     if (capture->events.hasGpu())
         parts << tr("GPU times");
-    if (capture->events.hasThreads())
+    if (capture->events.hasThreads() || (capture->schema == 0 && !capture->threads.empty()))
         parts << countedText(capture->threads.size(), tr("thread"), tr("threads"));
+    uint64_t kernels = 0;
+    for (const auto& row : capture->rows)
+        if (capture->regionKind(row.region) == model::RegionKind::Kernel)
+            kernels += row.count;
+    if (kernels)
+        parts << countedText(kernels, tr("kernel"), tr("kernels"));
+    if (!capture->allocations.empty())
+        parts << countedText(capture->allocations.size(), tr("allocation event"), tr("allocation events"));
     return parts.join(QStringLiteral("  \u00b7  "));
 }
 

@@ -60,4 +60,12 @@ QString percentText(std::optional<double> percent)
     return percent ? QLocale().toString(*percent, 'f', 1) + QStringLiteral(" %") : kMissingText;
 }
 
+QString elidedName(const QString& name, int maxChars)
+{
+    if (name.size() <= maxChars)
+        return name;
+    const int tail = maxChars / 3;
+    return name.left(maxChars - tail - 1) + QChar(0x2026) + name.right(tail);
+}
+
 } // namespace spanscope::views

@@ -29,6 +29,10 @@ QString countText(uint64_t count);
 // catalogue is loaded, so Qt's %n plural forms would print "rank(s)").
 QString countedText(uint64_t count, const QString& singular, const QString& plural);
 
+// A name short enough for a title: at most `maxChars` characters, the middle elided
+// ("void at::native::…(int, float)"), since both ends tell C++ kernels apart.
+QString elidedName(const QString& name, int maxChars = 120);
+
 // "12.5 %", or the dash.
 QString percentText(std::optional<double> percent);
 

@@ -261,7 +261,9 @@ void RegionDetailsWidget::showRegion(uint32_t region, std::span<const uint32_t> 
     const bool perCall = !s.summaryOnly;
     const bool anyClosed = perCall && s.closedCalls() > 0;
 
-    m_title->setText(QString::fromStdString(m_capture->regionName(region)));
+    const QString name = QString::fromStdString(m_capture->regionName(region));
+    m_title->setText(elidedName(name));
+    m_title->setToolTip(name.size() > 120 ? name : QString());
     if (rank)
         m_scope->setText(tr("Rank %1").arg(*rank));
     else if (m_rows.size() == 1)

@@ -87,9 +87,7 @@ AllocationsView::AllocationsView(QWidget* parent) : QWidget(parent), m_job(this)
             return;
         const LargeAllocation& large = m_result->largest[size_t(row)];
         const auto& a = m_capture->allocations;
-        std::optional<quint32> call;
-        if (!large.stack.empty())
-            call = large.stack.back();
+        const qint64 call = large.stack.empty() ? -1 : qint64(large.stack.back());
         emit allocationClicked(call, a.time(large.row), a.track(large.row).value);
     });
     m_frame->setCsvWriter([this](const QString& path, QString* error) {

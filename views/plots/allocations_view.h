@@ -62,9 +62,9 @@ public:
     bool isComputing() const { return m_job.isRunning(); }
 
 signals:
-    // A row of the largest allocations was clicked: the innermost call open then (or none)
-    // and the allocation's time and track.
-    void allocationClicked(std::optional<quint32> call, qint64 timeNs, quint32 track);
+    // A row of the largest allocations was clicked: the innermost call open then (-1 for
+    // none) and the allocation's time (ns) and track.
+    void allocationClicked(qint64 call, qint64 timeNs, quint32 track);
     void resultShown();
 
 protected:
