@@ -208,8 +208,6 @@ QString CallDetailsWidget::html(uint32_t event) const
     const QString name = elidedName(full).toHtmlEscaped();
     QString out = QStringLiteral("<h3>%1 <span style='color:palette(mid); font-weight:normal'>%2</span></h3>")
                       .arg(name.isEmpty() ? tr("(unnamed)") : name, QString::fromLatin1(model::regionKindName(kind)));
-    if (full.size() > 120) // the whole name, small, for kernels' long signatures
-        out += QStringLiteral("<p style='font-size:small'>%1</p>").arg(full.toHtmlEscaped());
     out += QStringLiteral("<table>");
     out += tableRow(tr("Track"), escaped(model::trackTitle(c, trackId)));
     if (track.device >= 0)
@@ -239,6 +237,8 @@ QString CallDetailsWidget::html(uint32_t event) const
         out += QStringLiteral("<h4>%1</h4><pre style='white-space:pre-wrap'>%2</pre>")
                    .arg(tr("Args"), escaped(c.args.text(model::ArgsRef{e.args[event]})));
     }
+    if (full.size() > 120) // the whole name last: kernels' signatures run for lines
+        out += QStringLiteral("<h4>%1</h4><p style='font-size:small'>%2</p>").arg(tr("Full name"), full.toHtmlEscaped());
     return out;
 }
 
