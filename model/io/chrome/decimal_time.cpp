@@ -119,8 +119,42 @@ std::optional<int64_t> scaled(const Decimal& d, int64_t shift)
 
 } // namespace
 
+// The common shapes, "1669783687464181" and "4203669604595.407" (at most three decimals,
+// no exponent, fits easily), without the general path's 128-bit arithmetic.
+std::optional<int64_t> fastMicros(std::string_view text)
+{
+    size_t i = 0;
+    int64_t whole = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+        if (i >= 15) // 10^15 µs fits in int64 ns with room to spare
+            return std::nullopt;
+        whole = whole * 10 + (text[i++] - '0');
+    }
+    if (i == 0)
+        return std::nullopt;
+    int64_t fraction = 0;
+    int digits = 0;
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+            if (++digits > 3)
+                return std::nullopt; // sub-ns digits: the exact path rounds them
+            fraction = fraction * 10 + (text[i++] - '0');
+        }
+        if (digits == 0)
+            return std::nullopt;
+    }
+    if (i != text.size())
+        return std::nullopt;
+    for (int d = digits; d < 3; ++d)
+        fraction *= 10;
+    return whole * 1000 + fraction;
+}
+
 std::optional<int64_t> decimalMicrosToNs(std::string_view text)
 {
+    if (const auto fast = fastMicros(text))
+        return fast;
     const auto d = parseDecimal(text);
     if (!d)
         return std::nullopt;

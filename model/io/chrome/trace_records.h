@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -143,6 +144,14 @@ struct RowSource
     std::vector<std::string> tags;
 };
 
+// Hash lookups by string_view into maps keyed by std::string, without building a string.
+struct TextHash
+{
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+using TextIndex = std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>>;
+
 struct TraceRecords
 {
     std::vector<Lane> lanes;
@@ -153,10 +162,10 @@ struct TraceRecords
     std::vector<RawBeginEnd> beginEnds;
     std::vector<RawAsync> asyncs;
     std::vector<std::string> asyncKeys;
-    std::unordered_map<std::string, uint32_t> asyncKeyOf;
+    TextIndex asyncKeyOf;
     std::vector<RawFlow> flows;
     std::vector<std::string> flowKeys;
-    std::unordered_map<std::string, uint32_t> flowKeyOf;
+    TextIndex flowKeyOf;
     std::vector<RawInstant> instants;
     std::vector<RawMemory> memory;
     // Counter series by (pid, series name), samples in file order.
@@ -186,13 +195,14 @@ struct TraceRecords
             lanes.push_back({key, pid, tid});
         return it->second;
     }
-    static uint32_t keyOf(std::vector<std::string>& keys, std::unordered_map<std::string, uint32_t>& index,
-                          std::string key)
+    static uint32_t keyOf(std::vector<std::string>& keys, TextIndex& index, std::string_view key)
     {
-        auto [it, added] = index.try_emplace(std::move(key), uint32_t(keys.size()));
-        if (added)
-            keys.push_back(it->first);
-        return it->second;
+        if (const auto it = index.find(key); it != index.end())
+            return it->second;
+        const uint32_t id = uint32_t(keys.size());
+        keys.emplace_back(key);
+        index.emplace(keys.back(), id);
+        return id;
     }
 };
 

@@ -33,14 +33,22 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
-// A JSON value's text: a string's contents, a scalar's token; empty for anything else.
+// A JSON value's text: a string's contents, a scalar's token; empty for anything else. A
+// string without escapes is viewed where it lies in the input: no copy into the parser's
+// string buffer, whose pages would otherwise have to be faulted in for every name.
 bool scalarText(sj::value value, std::string_view& text)
 {
     sj::json_type type;
     if (value.type().get(type))
         return false;
-    if (type == sj::json_type::string)
+    if (type == sj::json_type::string) {
+        const std::string_view token = trimmed(value.raw_json_token());
+        if (token.size() >= 2 && token.back() == '"' && token.find('\\') == std::string_view::npos) {
+            text = token.substr(1, token.size() - 2);
+            return true;
+        }
         return !value.get_string().get(text);
+    }
     if (type == sj::json_type::number || type == sj::json_type::boolean) {
         text = trimmed(value.raw_json_token());
         return true;
@@ -161,7 +169,8 @@ private:
     void async(const Fields& f);
     void metadataEvent(const Fields& f);
     uint32_t cpuLane(const Fields& f) { return m_records.lane({false, f.pid, f.tid}, f.pid, f.tid); }
-    std::string idKey(const Fields& f, bool processLocal) const;
+    const std::string& idKey(const Fields& f, bool processLocal);
+    std::string m_key; // idKey()'s buffer
 
     JsonInput& m_input;
     const std::string& m_path;
@@ -210,14 +219,15 @@ void Walker::skip(const std::string& why, size_t offset)
 void Walker::readFields(sj::object event, Fields& f)
 {
     for (auto field : event) {
-        std::string_view key;
-        if (field.unescaped_key().get(key)) {
+        // Keys compared where they lie (no unescaping): the format's keys have no escapes.
+        sj::raw_json_string key;
+        if (field.key().get(key)) {
             f.bad = "a key is not a valid string";
             return;
         }
         sj::value value;
         if (field.value().get(value)) {
-            f.bad = "the value of '" + std::string(key) + "' is not valid JSON";
+            f.bad = "a value is not valid JSON";
             return;
         }
         if (key == "ph") {
@@ -237,14 +247,15 @@ void Walker::readFields(sj::object event, Fields& f)
             f.tid = keyOf(value, f.hasTid);
             if (!f.hasTid)
                 f.bad = "'tid' is neither a number nor a string";
-        } else if (key == "ts" || key == "dur") {
+        } else if (const bool ts = key == "ts"; ts || key == "dur") {
             std::string_view text;
             std::optional<int64_t> ns;
             if (scalarText(value, text))
                 ns = decimalMicrosToNs(text);
             if (!ns)
-                f.bad = "'" + std::string(key) + "' is not a number of microseconds that fits";
-            (key == "ts" ? f.ts : f.dur) = ns;
+                f.bad = ts ? "'ts' is not a number of microseconds that fits"
+                           : "'dur' is not a number of microseconds that fits";
+            (ts ? f.ts : f.dur) = ns;
         } else if (key == "id") {
             f.hasId = scalarText(value, f.id);
         } else if (key == "id2") {
@@ -402,9 +413,9 @@ void Walker::complete(const Fields& f, size_t offset)
         sj::object args;
         if (openArgs(f.args, doc, args)) {
             for (auto field : args) {
-                std::string_view key;
+                sj::raw_json_string key;
                 sj::value value;
-                if (field.unescaped_key().get(key) || field.value().get(value))
+                if (field.key().get(key) || field.value().get(value))
                     break;
                 if (key == "device")
                     device = integerOf(value);
@@ -485,9 +496,9 @@ void Walker::readExtras(std::string_view raw, uint32_t slice)
     RawCallExtras extras;
     extras.slice = slice;
     for (auto field : args) {
-        std::string_view key;
+        sj::raw_json_string key;
         sj::value value;
-        if (field.unescaped_key().get(key) || field.value().get(value))
+        if (field.key().get(key) || field.value().get(value))
             break;
         if (key == "spanscope.gpu_ns")
             extras.gpuNs = integerOf(value).value_or(-1);
@@ -508,9 +519,9 @@ void Walker::instant(const Fields& f)
         sj::object args;
         if (openArgs(f.args, doc, args))
             for (auto field : args) {
-                std::string_view key;
+                sj::raw_json_string key;
                 sj::value value;
-                if (field.unescaped_key().get(key) || field.value().get(value))
+                if (field.key().get(key) || field.value().get(value))
                     break;
                 if (key == "Device Type")
                     deviceType = integerOf(value).value_or(0);
@@ -563,11 +574,12 @@ void Walker::counter(const Fields& f)
     }
 }
 
-std::string Walker::idKey(const Fields& f, bool processLocal) const
+const std::string& Walker::idKey(const Fields& f, bool processLocal)
 {
     // `cat` and `scope` separate the id spaces of different sources; async ids are also
-    // process-local unless id2.global says otherwise.
-    std::string key(f.cat);
+    // process-local unless id2.global says otherwise. Built in a reused buffer.
+    std::string& key = m_key;
+    key.assign(f.cat);
     key += '\x1f';
     key += f.idScope;
     key += '\x1f';
@@ -595,7 +607,11 @@ void Walker::flow(const Fields& f)
     record.enclosing = record.phase != 'f' || f.bp == "e";
     record.kind = f.cat == "ac2g" ? FlowKind::Launch : f.cat == "fwdbwd" ? FlowKind::ForwardBackward : FlowKind::User;
     // Flow ids link events across processes (a CPU launch to its kernel on the GPU "pid").
-    record.key = TraceRecords::keyOf(m_records.flowKeys, m_records.flowKeyOf, idKey(f, false) + '\x1f' + std::string(f.name));
+    std::string& key = m_key;
+    idKey(f, false);
+    key += '\x1f';
+    key += f.name;
+    record.key = TraceRecords::keyOf(m_records.flowKeys, m_records.flowKeyOf, key);
     m_records.flows.push_back(record);
 }
 
@@ -624,9 +640,9 @@ void Walker::metadataEvent(const Fields& f)
     if (!openArgs(f.args, doc, args))
         return;
     for (auto field : args) {
-        std::string_view key;
+        sj::raw_json_string key;
         sj::value value;
-        if (field.unescaped_key().get(key) || field.value().get(value))
+        if (field.key().get(key) || field.value().get(value))
             break;
         std::string_view text;
         const bool isText = scalarText(value, text);
@@ -869,6 +885,13 @@ void closeOpenArray(JsonInput& input)
 
 Status Walker::run()
 {
+    // Kineto writes about one event per 250 bytes: room for that many up front spares the
+    // copies of growing vectors (a generous guess costs only untouched address space).
+    const size_t expected = m_input.size / 250 + 16;
+    m_records.slices.reserve(expected / 2);
+    m_records.flows.reserve(expected / 3);
+    m_records.gpuActivities.reserve(expected / 5);
+    m_records.launchCorrelations.reserve(expected / 5);
     closeOpenArray(m_input);
     const size_t before = m_records.slices.size();
     const char* begin = m_input.data();

@@ -1,0 +1,169 @@
+// Chrome trace / PyTorch profiler import, against plain decompression in the same run.
+//
+// BM_CliSummaryVsGzip: a ~54 MB (uncompressed) Kineto-shaped trace, gzipped: the whole
+//   `spanscope-cli summary --format json` process against `gzip -dc FILE > /dev/null`,
+//   best of 3 each. Counters: cli_ms, gzip_ms, ratio_to_gzip (target <= 1.5).
+// BM_Import: a 5 M-event trace (plain JSON) loaded as the viewer does (args kept, nesting,
+//   statistics, timeline index). Counters: events_per_second (JSON trace events),
+//   bytes_per_event (capture + timeline index, resident by the model's own count; target
+//   <= 48), rss_bytes_per_event (the process's resident growth, freed input included).
+// BM_Frame: one timeline frame of that trace at 1920x1080 with GPU tracks and every flow in
+//   view drawn (built + painted offscreen), for the whole run (0), a 2 ms window (1) and a
+//   50 µs window (2). The per-iteration time is the frame time (target <= 8 ms).
+
+#include "bench_support.h"
+#include "model/capture_loader.h"
+#include "model/timeline/draw_list.h"
+#include "synthetic_kineto.h"
+#include "views/timeline/timeline_painter.h"
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+using namespace spanscope;
+
+namespace {
+
+constexpr uint64_t kLargeEvents = 5'000'000;
+constexpr uint64_t kCliEvents = 215'000; // about 54 MB of JSON
+constexpr int kWidth = 1920, kHeight = 1080;
+
+std::string input(const char* name, uint64_t events)
+{
+    const std::string path = bench::benchDir() + "/" + name;
+    if (!std::filesystem::exists(path)) {
+        const std::string part = bench::benchDir() + "/part-" + name; // keeps the .gz suffix
+        const auto written = bench::writeSyntheticKineto(part, events);
+        std::filesystem::rename(part, path);
+        std::fprintf(stderr, "wrote %s: %llu events, %.1f MB of JSON\n", path.c_str(),
+                     static_cast<unsigned long long>(written.jsonEvents), double(written.bytes) / 1e6);
+    }
+    return path;
+}
+
+double runCommand(const std::string& command)
+{
+    return bench::bestOf(3, [&] {
+        if (std::system(command.c_str()) != 0)
+            std::fprintf(stderr, "failed: %s\n", command.c_str());
+    });
+}
+
+void BM_CliSummaryVsGzip(benchmark::State& state)
+{
+    const std::string path = input("kineto-54mb.json.gz", kCliEvents);
+    for (auto _ : state) {
+        const double gzip = runCommand("gzip -dc '" + path + "' > /dev/null");
+        const double cli = runCommand(std::string("'") + SPANSCOPE_CLI + "' summary --format json '" + path + "' > /dev/null");
+        state.counters["gzip_ms"] = gzip / 1e6;
+        state.counters["cli_ms"] = cli / 1e6;
+        state.counters["ratio_to_gzip"] = cli / gzip;
+    }
+}
+
+struct Loaded
+{
+    model::LoadedCapture loaded;
+    uint64_t jsonEvents = 0;
+};
+
+const Loaded& large()
+{
+    static Loaded cache = [] {
+        Loaded l;
+        const std::string path = input("kineto-5m.json", kLargeEvents);
+        auto result = model::loadCapture(path, nullptr, model::LoadOptions{true, true});
+        if (!result)
+            std::fprintf(stderr, "%s\n", result.error().toString().c_str());
+        else
+            l.loaded = result.value();
+        l.jsonEvents = kLargeEvents;
+        return l;
+    }();
+    return cache;
+}
+
+void BM_Import(benchmark::State& state)
+{
+    const std::string path = input("kineto-5m.json", kLargeEvents);
+    double total = 0, bytes = 0, rss = 0;
+    for (auto _ : state) {
+        const int64_t before = bench::residentBytes();
+        model::LoadedCapture loaded;
+        total += bench::bestOf(1, [&] {
+            auto result = model::loadCapture(path, nullptr, model::LoadOptions{true, true});
+            if (!result.ok())
+                state.SkipWithError(result.error().toString().c_str());
+            else
+                loaded = std::move(result.value());
+        });
+        if (!loaded.capture)
+            break;
+        bytes = double(loaded.capture->residentBytes() + loaded.timeline->residentBytes()) / double(kLargeEvents);
+        rss = double(bench::residentBytes() - before) / double(kLargeEvents);
+        state.counters["calls"] = double(loaded.capture->events.size());
+        state.counters["flows"] = double(loaded.capture->flows.size());
+    }
+    const double perIteration = total / double(std::max<int64_t>(1, state.iterations()));
+    state.counters["events_per_second"] = double(kLargeEvents) / (perIteration / 1e9);
+    state.counters["bytes_per_event"] = bytes;
+    state.counters["rss_bytes_per_event"] = rss;
+}
+
+void BM_Frame(benchmark::State& state)
+{
+    const auto& l = large().loaded;
+    if (!l.capture) {
+        state.SkipWithError("the trace did not load");
+        return;
+    }
+    const int64_t begin = l.timeline->begin(), end = l.timeline->end();
+    model::TimelineViewport viewport;
+    viewport.width = kWidth;
+    viewport.height = kHeight;
+    viewport.allFlows = true;
+    const int64_t middle = begin + (end - begin) / 2;
+    switch (state.range(0)) {
+    case 0: viewport.t0 = begin, viewport.t1 = end; break;
+    case 1: viewport.t0 = middle, viewport.t1 = middle + 2'000'000; break;
+    default: viewport.t0 = middle, viewport.t1 = middle + 50'000; break;
+    }
+    QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+    views::TimelinePainter painter(views::TimelineStyle{false, QFont()});
+    size_t items = 0, flows = 0;
+    for (auto _ : state) {
+        const auto list = model::buildDrawList(*l.capture, *l.timeline, viewport);
+        QPainter p(&image);
+        views::TimelineFrame frame;
+        frame.capture = l.capture.get();
+        frame.index = l.timeline.get();
+        frame.list = &list;
+        frame.width = kWidth;
+        painter.paint(p, frame);
+        items = list.items.size();
+        flows = list.flows.size();
+    }
+    state.counters["items"] = double(items);
+    state.counters["flows"] = double(flows);
+}
+
+} // namespace
+
+BENCHMARK(BM_CliSummaryVsGzip)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Import)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Frame)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(20);
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv); // fonts for painting
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
