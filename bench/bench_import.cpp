@@ -23,13 +23,16 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 using namespace spanscope;
 
 namespace {
 
-constexpr uint64_t kLargeEvents = 5'000'000;
+// $SPANSCOPE_BENCH_EVENTS overrides the size of the large trace (quick runs, profiling).
+const uint64_t kLargeEvents = std::getenv("SPANSCOPE_BENCH_EVENTS") ? std::strtoull(std::getenv("SPANSCOPE_BENCH_EVENTS"), nullptr, 10)
+                                                                    : 5'000'000;
 constexpr uint64_t kCliEvents = 215'000; // about 54 MB of JSON
 constexpr int kWidth = 1920, kHeight = 1080;
 
@@ -66,6 +69,11 @@ void BM_CliSummaryVsGzip(benchmark::State& state)
     }
 }
 
+std::string largeName()
+{
+    return "kineto-" + std::to_string(kLargeEvents) + ".json";
+}
+
 struct Loaded
 {
     model::LoadedCapture loaded;
@@ -76,7 +84,7 @@ const Loaded& large()
 {
     static Loaded cache = [] {
         Loaded l;
-        const std::string path = input("kineto-5m.json", kLargeEvents);
+        const std::string path = input(largeName().c_str(), kLargeEvents);
         auto result = model::loadCapture(path, nullptr, model::LoadOptions{true, true});
         if (!result)
             std::fprintf(stderr, "%s\n", result.error().toString().c_str());
@@ -90,7 +98,7 @@ const Loaded& large()
 
 void BM_Import(benchmark::State& state)
 {
-    const std::string path = input("kineto-5m.json", kLargeEvents);
+    const std::string path = input(largeName().c_str(), kLargeEvents);
     double total = 0, bytes = 0, rss = 0;
     for (auto _ : state) {
         const int64_t before = bench::residentBytes();

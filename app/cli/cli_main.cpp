@@ -2,12 +2,13 @@
 
 #include "compare_command.h"
 #include "export_command.h"
+#include "huge_pages.h"
 #include "summary_command.h"
-#ifdef SPANSCOPE_CLI_RENDER
-#include "render_command.h"
-#endif
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,29 @@ const char* kUsage = "usage: spanscope-cli COMMAND [ARGS]\n"
                      "exit codes: 0 success, 1 a file could not be read (compare: or a region got\n"
                      "significantly slower), 2 usage error\n";
 
+// `render` is spanscope-render, next to this executable (see render_main.cpp).
+int runRenderProgram(char** argv)
+{
+    char self[4096];
+    const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string path = length > 0 ? std::string(self, size_t(length)) : std::string(argv[0]);
+    path = path.substr(0, path.find_last_of('/') + 1) + "spanscope-render";
+    if (::access(path.c_str(), X_OK) != 0) {
+        std::cerr << "spanscope-cli: rendering needs " << path
+                  << ", which this build or installation does not have (built without the GUI?)\n";
+        return 2;
+    }
+    ::execv(path.c_str(), argv + 1); // argv[1] is "render": it becomes the program's argv[0]
+    std::cerr << "spanscope-cli: cannot run " << path << ": " << std::strerror(errno) << "\n";
+    return 2;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
+    spanscope::app::cli::restartWithHugePagesForLargeInputs(argc, argv, args);
     if (args.empty()) {
         std::cerr << kUsage;
         return 2;
@@ -52,15 +71,8 @@ int main(int argc, char** argv)
         return spanscope::app::cli::runCompare(args, std::cout, std::cerr);
     if (command == "export")
         return spanscope::app::cli::runExport(args, std::cout, std::cerr);
-#ifdef SPANSCOPE_CLI_RENDER
     if (command == "render")
-        return spanscope::app::cli::runRender(args, std::cout, std::cerr);
-#else
-    if (command == "render") {
-        std::cerr << "spanscope-cli: this build has no GUI libraries, so it cannot render\n";
-        return 2;
-    }
-#endif
+        return runRenderProgram(argv);
     std::cerr << "spanscope-cli: unknown command '" << command << "'\n" << kUsage;
     return 2;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 namespace spanscope::model {
 
@@ -227,10 +228,26 @@ void FrameBuilder::addFlows()
         std::sort(rows.begin(), rows.end());
         rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     }
+    // Arrows that would be drawn over one another (ends within the same 2 px) are one
+    // arrow, and arrows with both ends off the same side of the view are not drawn: a
+    // zoomed-out run has far more flows than distinct arrows.
+    std::unordered_set<uint64_t> drawn;
+    const float width = float(m_view.width);
     for (const uint32_t row : rows) {
         const auto from = anchor(flows.from(row)), to = anchor(flows.to(row));
         if (!from || !to)
             continue;
+        if ((from->first < 0 && to->first < 0) || (from->first > width && to->first > width))
+            continue;
+        const bool selected = m_view.flowsOf && (flows.from(row) == *m_view.flowsOf || flows.to(row) == *m_view.flowsOf);
+        auto bucket = [](float v) { return uint64_t(uint16_t(int32_t(std::clamp(v, -60000.0f, 60000.0f)) / 2 + 32768)); };
+        const uint64_t key = bucket(from->first) << 48 | bucket(from->second) << 32 | bucket(to->first) << 16 | bucket(to->second);
+        if (!selected && !drawn.insert(key).second)
+            continue;
+        if (!selected && m_list.flows.size() >= DrawList::kMaxFlowLines) {
+            m_list.flowsTruncated = true;
+            continue;
+        }
         m_list.flows.push_back({from->first, from->second, to->first, to->second, row});
     }
 }

@@ -29,7 +29,7 @@ struct TimelineViewport
     bool useLod = true;          // false: fold from the calls alone (tests compare both)
     int counterRows = 3;         // height of a counter lane, in rows
     // Flows to draw: those of this call (both ways), and with allFlows every flow with an
-    // end in view (at most kMaxFlowLines).
+    // end in view (at most kMaxFlowLines distinct arrows).
     std::optional<uint32_t> flowsOf;
     bool allFlows = false;
 
@@ -78,7 +78,7 @@ struct LaneGeometry
 
 struct DrawList
 {
-    static constexpr size_t kMaxFlowLines = 4000;
+    static constexpr size_t kMaxFlowLines = 1000; // distinct arrows drawn at most (the selection's always)
     std::vector<DrawItem> items;
     std::vector<FlowLine> flows;
     bool flowsTruncated = false; // more flows were in view than kMaxFlowLines

@@ -176,12 +176,27 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
 void TimelinePainter::paintFlows(QPainter& painter, const TimelineFrame& frame)
 {
     const bool dark = m_style.dark;
+    const auto& lines = frame.list->flows;
+    if (lines.empty())
+        return;
     painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, true);
     const auto& flows = frame.capture->flows;
-    for (const auto& line : frame.list->flows) {
+    // Many arrows (every flow in view) are drawn as plain lines: curves with antialiasing
+    // cost ~20 µs each, too much for a frame of a thousand.
+    const bool plain = lines.size() > 150;
+    painter.setRenderHint(QPainter::Antialiasing, !plain);
+    const double limit = double(frame.width) + 200;
+    for (const auto& line : lines) {
         const QColor color = flowColor(flows.kind(line.flow), dark);
-        const QPointF from(line.x0, line.y0), to(line.x1, line.y1);
+        // Ends far outside the view are pulled in: QPainter slows down on huge coordinates.
+        const QPointF from(std::clamp(double(line.x0), -200.0, limit), line.y0);
+        const QPointF to(std::clamp(double(line.x1), -200.0, limit), line.y1);
+        if (plain) {
+            painter.setPen(QPen(color, 1));
+            painter.drawLine(from, to);
+            painter.fillRect(QRectF(to.x() - 2, to.y() - 2, 4, 4), color);
+            continue;
+        }
         // A curve that leaves and enters horizontally, so arrows between rows read as links.
         const double bend = std::clamp(std::abs(to.x() - from.x()) / 2, 12.0, 80.0);
         QPainterPath path(from);
