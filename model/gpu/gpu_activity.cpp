@@ -51,6 +51,14 @@ void GpuActivityTable::finish(const std::vector<uint32_t>* newIndexOf)
     if (newIndexOf)
         for (auto& e : m_event)
             e = (*newIndexOf)[e];
+    // Grown by push_back: give back what doubling reserved.
+    m_event.shrink_to_fit();
+    m_correlation.shrink_to_fit();
+    m_context.shrink_to_fit();
+    m_detail.shrink_to_fit();
+    m_kernels.shrink_to_fit();
+    m_copyBytes.shrink_to_fit();
+    m_copyKind.shrink_to_fit();
     if (std::is_sorted(m_event.begin(), m_event.end()))
         return;
     std::vector<uint32_t> order(m_event.size());

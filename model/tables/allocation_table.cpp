@@ -17,6 +17,11 @@ void AllocationTable::add(int64_t timeNs, TrackId track, uint64_t address, int64
 
 void AllocationTable::finish()
 {
+    m_time.shrink_to_fit(); // grown by push_back: give back what doubling reserved
+    m_track.shrink_to_fit();
+    m_address.shrink_to_fit();
+    m_bytes.shrink_to_fit();
+    m_device.shrink_to_fit();
     if (std::is_sorted(m_time.begin(), m_time.end()))
         return;
     std::vector<uint32_t> order(m_time.size());

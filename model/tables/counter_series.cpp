@@ -15,6 +15,8 @@ void CounterSeries::add(int64_t timeNs, double value)
 
 void CounterSeries::finish()
 {
+    m_time.shrink_to_fit(); // grown by push_back: give back what doubling reserved
+    m_value.shrink_to_fit();
     const size_t n = m_time.size();
     if (!std::is_sorted(m_time.begin(), m_time.end())) {
         std::vector<uint32_t> order(n);

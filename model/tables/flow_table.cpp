@@ -43,6 +43,9 @@ void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
     permute(m_from);
     permute(m_to);
     permute(m_kind);
+    m_from.shrink_to_fit(); // grown by push_back: give back what doubling reserved
+    m_to.shrink_to_fit();
+    m_kind.shrink_to_fit();
     m_byTo.resize(n);
     std::iota(m_byTo.begin(), m_byTo.end(), 0u);
     std::stable_sort(m_byTo.begin(), m_byTo.end(), [&](uint32_t a, uint32_t b) { return m_to[a] < m_to[b]; });

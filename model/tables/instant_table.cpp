@@ -15,6 +15,10 @@ void InstantTable::add(int64_t timeNs, TrackId track, NameId name, ArgsRef args)
 
 void InstantTable::finish()
 {
+    m_time.shrink_to_fit(); // grown by push_back: give back what doubling reserved
+    m_track.shrink_to_fit();
+    m_name.shrink_to_fit();
+    m_args.shrink_to_fit();
     std::vector<uint32_t> order(m_time.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {

@@ -144,6 +144,9 @@ private slots:
         QVERIFY(allocations->frame()->plotShown());
         // Each of the largest shows the ranges open on its thread when it was made.
         QVERIFY(!allocations->largestTable()->item(0, 4)->text().isEmpty());
+        // The memory counters with the streams and the busiest thread, for the screenshot.
+        view.timeline()->setLaneFilter(QRegularExpression(QStringLiteral("stream|allocated|reserved|785244")));
+        QTRY_VERIFY(view.timeline()->frameUpToDate());
         saveScreenshot(view, "allocations-tab");
 
         // Clicking the largest shows it in the timeline: its innermost open range is selected.

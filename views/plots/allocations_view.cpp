@@ -25,10 +25,11 @@ QString bytesText(double bytes)
     return QString::fromStdString(model::report::formatBytes(bytes));
 }
 
-// "1 KiB" for the bin starting at 2^k bytes.
+// "512 B", "1 KiB", "64 MiB": the bin starting at 2^k bytes, in whole units.
 QString binLabel(size_t bin)
 {
-    return bytesText(double(uint64_t(1) << bin));
+    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    return QStringLiteral("%1 %2").arg(uint64_t(1) << (bin % 10)).arg(QLatin1String(units[std::min<size_t>(bin / 10, 6)]));
 }
 
 } // namespace
@@ -205,9 +206,19 @@ void AllocationsView::apply(std::shared_ptr<const AllocationResult> result)
 {
     m_result = std::move(result);
     const auto& b = m_result->breakdown;
-    m_figures->setText(tr("%1 allocations (%2), %3 frees (%4); peak in use %5")
-                           .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees),
-                                bytesText(double(b.freedBytes)), bytesText(double(b.peakBytes))));
+    QString figures = tr("%1 allocations (%2), %3 frees (%4); at most %5 of these in use at once")
+                          .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees),
+                               bytesText(double(b.freedBytes)), bytesText(double(b.peakBytes)));
+    // The allocator's own total, where the source reports it, counts what was allocated
+    // before the recording began too.
+    if (m_wholeRun->isChecked() && m_device->currentData().isValid())
+        for (const auto& series : m_capture->counters) {
+            const auto& track = m_capture->track(series.track);
+            const std::string& name = m_capture->strings.text(track.name);
+            if (track.device == m_device->currentData().toInt() && (name == "allocated" || name == "host allocated"))
+                figures += tr("; the allocator's peak total %1").arg(bytesText(series.maximum()));
+        }
+    m_figures->setText(figures);
     const auto& a = m_capture->allocations;
     m_table->setRowCount(int(m_result->largest.size()));
     for (size_t i = 0; i < m_result->largest.size(); ++i) {
@@ -259,7 +270,9 @@ void AllocationsView::replot()
     bars->setPen(QPen(color.darker(130)));
     bars->setWidth(0.8);
     auto labels = QSharedPointer<QCPAxisTickerText>::create();
-    const size_t every = std::max<size_t>(1, (last - first + 1) / 12); // readable labels
+    // Labels about 70 px apart, so they never overlap.
+    const size_t room = size_t(std::max(1, p->axisRect()->width() / 70));
+    const size_t every = std::max<size_t>(1, (last - first + 1 + room - 1) / room);
     double top = 0;
     for (size_t bin = first; bin <= last; ++bin) {
         const double value = bytes ? double(b.bytesByLog2[bin]) : double(b.countByLog2[bin]);

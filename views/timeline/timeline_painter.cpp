@@ -92,7 +92,8 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
                 what = QStringLiteral("peak %1").arg(counterValueText(capture, series, series.maximum()));
             } else if (lane.instants && item.count == 0) {
                 const auto [first, last] = capture.instants.range(lane.track, INT64_MIN, INT64_MAX);
-                what = QStringLiteral("%L1 instants").arg(qulonglong(last - first));
+                what = (last - first == 1 ? QStringLiteral("%L1 instant") : QStringLiteral("%L1 instants"))
+                           .arg(qulonglong(last - first));
             }
             const QString text = QString::fromUtf8(collapsed ? "▸ " : "▾ ") + QString::fromStdString(lane.title)
                                  + QStringLiteral("  —  ") + what;

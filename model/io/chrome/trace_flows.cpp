@@ -119,12 +119,14 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
             return x.order < y.order;
         });
         int64_t previous = -1;
-        uint32_t previousKey = UINT32_MAX;
+        uint64_t previousKey = 0;
+        bool first = true;
         for (const uint32_t index : order) {
             const RawFlow& flow = records.flows[index];
-            if (flow.key != previousKey) {
+            if (first || flow.key != previousKey) {
                 previous = -1;
                 previousKey = flow.key;
+                first = false;
             }
             int64_t bound = -1;
             for (const uint32_t track : laneTracks[flow.lane]) {

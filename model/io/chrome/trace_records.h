@@ -83,7 +83,10 @@ struct RawAsync
 struct RawFlow
 {
     int64_t ts = 0;
-    uint32_t key = 0;  // index into TraceRecords::flowKeys: (cat, id, scope)
+    // 64-bit hash of (cat, scope, id, name): flows chain by it. A trace has about as many
+    // flow ids as launches (millions); hashing spares a string per id, and two ids
+    // colliding in 64 bits among a million is a one-in-ten-billion event.
+    uint64_t key = 0;
     uint32_t lane = 0;
     uint32_t order = 0;
     char phase = 's';  // 's' start, 't' step, 'f' finish
@@ -164,8 +167,6 @@ struct TraceRecords
     std::vector<std::string> asyncKeys;
     TextIndex asyncKeyOf;
     std::vector<RawFlow> flows;
-    std::vector<std::string> flowKeys;
-    TextIndex flowKeyOf;
     std::vector<RawInstant> instants;
     std::vector<RawMemory> memory;
     // Counter series by (pid, series name), samples in file order.

@@ -114,6 +114,21 @@ bool isLaunchCategory(std::string_view cat)
     return cat == "cuda_runtime" || cat == "cuda_driver";
 }
 
+// FNV-1a over the bytes, then a 64-bit finalizer (splitmix): stable, and well spread.
+uint64_t hashText(std::string_view text)
+{
+    uint64_t hash = 1469598103934665603ull;
+    for (const char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ull;
+    }
+    hash ^= hash >> 30;
+    hash *= 0xbf58476d1ce4e5b9ull;
+    hash ^= hash >> 27;
+    hash *= 0x94d049bb133111ebull;
+    return hash ^ (hash >> 31);
+}
+
 // The fields of one event, as found in any order.
 struct Fields
 {
@@ -611,7 +626,7 @@ void Walker::flow(const Fields& f)
     idKey(f, false);
     key += '\x1f';
     key += f.name;
-    record.key = TraceRecords::keyOf(m_records.flowKeys, m_records.flowKeyOf, key);
+    record.key = hashText(key);
     m_records.flows.push_back(record);
 }
 
