@@ -22,13 +22,15 @@ QString escaped(const std::string& text)
 
 QString tableRow(const QString& label, const QString& value)
 {
-    return QStringLiteral("<tr><td style='padding-right:12px; color:palette(mid)'>%1</td><td>%2</td></tr>")
+    return QStringLiteral(
+               "<tr><td style='padding-right:12px; color:palette(mid)'>%1</td><td>%2</td></tr>")
         .arg(label, value);
 }
 
 QString bytesText(uint64_t bytes)
 {
-    return QString::fromStdString(model::report::formatBytes(double(bytes))) + QStringLiteral(" (%1 B)").arg(countText(bytes));
+    return QString::fromStdString(model::report::formatBytes(double(bytes))) +
+           QStringLiteral(" (%1 B)").arg(countText(bytes));
 }
 
 } // namespace
@@ -37,8 +39,9 @@ CallDetailsWidget::CallDetailsWidget(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_placeholder = new QLabel(tr("Click a call in the timeline to see where it ran, what encloses it "
-                                  "and what it launched."));
+    m_placeholder =
+        new QLabel(tr("Click a call in the timeline to see where it ran, what encloses it "
+                      "and what it launched."));
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setEnabled(false);
@@ -52,7 +55,8 @@ CallDetailsWidget::CallDetailsWidget(QWidget* parent) : QWidget(parent)
     connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         bool ok = false;
         const uint32_t event = url.path().toUInt(&ok);
-        if (url.scheme() == QLatin1String("call") && ok && m_capture && event < m_capture->events.size())
+        if (url.scheme() == QLatin1String("call") && ok && m_capture &&
+            event < m_capture->events.size())
             emit callClicked(event);
     });
 }
@@ -102,8 +106,9 @@ QString CallDetailsWidget::callLink(uint32_t event) const
     if (name.isEmpty())
         name = tr("(unnamed)");
     const auto& e = c.events;
-    const QString when = e.end[event] >= e.start[event] ? durationText(double(e.end[event] - e.start[event]))
-                                                         : tr("never closed");
+    const QString when = e.end[event] >= e.start[event]
+                             ? durationText(double(e.end[event] - e.start[event]))
+                             : tr("never closed");
     return QStringLiteral("<a href='call:%1'>%2</a> <span style='color:palette(mid)'>(%3)</span>")
         .arg(event)
         .arg(name, when);
@@ -114,7 +119,9 @@ QString CallDetailsWidget::stackHtml(uint32_t event) const
     const auto stack = m_index->stackOf(*m_capture, event);
     QString out;
     for (size_t i = 0; i < stack.size(); ++i)
-        out += QStringLiteral("<div style='margin-left:%1px'>%2</div>").arg(int(i) * 10).arg(callLink(stack[i]));
+        out += QStringLiteral("<div style='margin-left:%1px'>%2</div>")
+                   .arg(int(i) * 10)
+                   .arg(callLink(stack[i]));
     return out;
 }
 
@@ -132,20 +139,25 @@ QString CallDetailsWidget::gpuHtml(uint32_t event) const
         rows += tableRow(tr("Correlation"), countText(g.correlation(activity)));
     rows += tableRow(tr("Context"), QString::number(g.context(activity)));
     if (const auto shape = g.kernelShape(activity)) {
-        auto dims = [](const uint32_t* d) { return QStringLiteral("%1 × %2 × %3").arg(d[0]).arg(d[1]).arg(d[2]); };
+        auto dims = [](const uint32_t* d) {
+            return QStringLiteral("%1 × %2 × %3").arg(d[0]).arg(d[1]).arg(d[2]);
+        };
         const uint64_t threads = uint64_t(shape->block[0]) * shape->block[1] * shape->block[2];
         rows += tableRow(tr("Grid"), dims(shape->grid));
-        rows += tableRow(tr("Block"), dims(shape->block) + tr(" (%1 threads)").arg(countText(threads)));
+        rows +=
+            tableRow(tr("Block"), dims(shape->block) + tr(" (%1 threads)").arg(countText(threads)));
         rows += tableRow(tr("Registers per thread"), QString::number(shape->registersPerThread));
         rows += tableRow(tr("Shared memory per block"), bytesText(shape->sharedMemoryBytes));
     }
     if (const auto bytes = g.copyBytes(activity)) {
         rows += tableRow(tr("Bytes"), bytesText(*bytes));
         if (g.copyKind(activity) != model::CopyKind::Unknown)
-            rows += tableRow(tr("Direction"), QString::fromLatin1(model::copyKindName(g.copyKind(activity))));
+            rows += tableRow(tr("Direction"),
+                             QString::fromLatin1(model::copyKindName(g.copyKind(activity))));
         const int64_t ns = e.end[event] - e.start[event];
         if (ns > 0)
-            rows += tableRow(tr("Bandwidth"), QStringLiteral("%1 GB/s").arg(double(*bytes) / double(ns), 0, 'f', 2));
+            rows += tableRow(tr("Bandwidth"),
+                             QStringLiteral("%1 GB/s").arg(double(*bytes) / double(ns), 0, 'f', 2));
     }
     return rows;
 }
@@ -162,10 +174,15 @@ QString CallDetailsWidget::flowsHtml(uint32_t event) const
         if (flows.kind(f) == model::FlowKind::Launch) {
             out += QStringLiteral("<h4>%1</h4>").arg(tr("Launched by"));
             out += stackHtml(from);
-            out += QStringLiteral("<table>") + tableRow(tr("Launch latency"), durationText(double(e.start[event] - e.end[from])))
-                   + QStringLiteral("</table>");
+            out +=
+                QStringLiteral("<table>") +
+                tableRow(tr("Launch latency"), durationText(double(e.start[event] - e.end[from]))) +
+                QStringLiteral("</table>");
         } else {
-            out += QStringLiteral("<p>%1 %2</p>").arg(tr("Flow (%1) from").arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))), callLink(from));
+            out += QStringLiteral("<p>%1 %2</p>")
+                       .arg(tr("Flow (%1) from")
+                                .arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))),
+                            callLink(from));
         }
     }
     // What this call launched (CPU side), and where that work ran on the GPU.
@@ -175,12 +192,13 @@ QString CallDetailsWidget::flowsHtml(uint32_t event) const
     if (const auto span = model::projectedGpuSpan(c, m_index->rowOf(event), event)) {
         out += QStringLiteral("<h4>%1</h4><table>").arg(tr("GPU work launched inside this call"));
         if (e.hasGpu() && e.gpu[event] >= 0)
-            out += QStringLiteral("%1").arg(tableRow(tr("GPU time"), durationText(double(e.gpu[event]))));
+            out += QStringLiteral("%1").arg(
+                tableRow(tr("GPU time"), durationText(double(e.gpu[event]))));
         out += tableRow(tr("Projected on the GPU"),
-                   tr("%1, from %2 to %3 after the call started")
-                       .arg(durationText(double(span->second - span->first)),
-                            durationText(double(span->first - e.start[event])),
-                            durationText(double(span->second - e.start[event]))));
+                        tr("%1, from %2 to %3 after the call started")
+                            .arg(durationText(double(span->second - span->first)),
+                                 durationText(double(span->first - e.start[event])),
+                                 durationText(double(span->second - e.start[event]))));
         out += QStringLiteral("</table>");
     }
     if (!launched.empty()) {
@@ -191,7 +209,11 @@ QString CallDetailsWidget::flowsHtml(uint32_t event) const
             out += tr("<div>and %1 more</div>").arg(countText(launched.size() - kMaxLinkedCalls));
     }
     for (const uint32_t f : others)
-        out += QStringLiteral("<p>%1 %2</p>").arg(tr("Flow (%1) to").arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))), callLink(flows.to(f)));
+        out +=
+            QStringLiteral("<p>%1 %2</p>")
+                .arg(
+                    tr("Flow (%1) to").arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))),
+                    callLink(flows.to(f)));
     return out;
 }
 
@@ -206,18 +228,23 @@ QString CallDetailsWidget::html(uint32_t event) const
     const model::Track& track = c.track(trackId);
     const QString full = QString::fromStdString(c.regionName(region.region));
     const QString name = elidedName(full).toHtmlEscaped();
-    QString out = QStringLiteral("<h3>%1 <span style='color:palette(mid); font-weight:normal'>%2</span></h3>")
-                      .arg(name.isEmpty() ? tr("(unnamed)") : name, QString::fromLatin1(model::regionKindName(kind)));
+    QString out =
+        QStringLiteral("<h3>%1 <span style='color:palette(mid); font-weight:normal'>%2</span></h3>")
+            .arg(name.isEmpty() ? tr("(unnamed)") : name,
+                 QString::fromLatin1(model::regionKindName(kind)));
     out += QStringLiteral("<table>");
     out += tableRow(tr("Track"), escaped(model::trackTitle(c, trackId)));
     if (track.device >= 0)
         for (const auto& device : c.devices)
             if (device.device == track.device && !c.strings.text(device.name).empty())
                 out += tableRow(tr("Device"), escaped(c.strings.text(device.name)));
-    out += tableRow(tr("Starts"), tr("%1 after the run's start").arg(durationText(double(e.start[event] - m_index->begin()))));
+    out +=
+        tableRow(tr("Starts"), tr("%1 after the run's start")
+                                   .arg(durationText(double(e.start[event] - m_index->begin()))));
     if (e.end[event] >= e.start[event]) {
-        out += tableRow(tr("Wall"), durationText(double(e.end[event] - e.start[event])) + QStringLiteral(" (")
-                                    + exactNsText(e.end[event] - e.start[event]) + QStringLiteral(")"));
+        out += tableRow(tr("Wall"),
+                        durationText(double(e.end[event] - e.start[event])) + QStringLiteral(" (") +
+                            exactNsText(e.end[event] - e.start[event]) + QStringLiteral(")"));
         if (e.hasGpu() && e.gpu[event] >= 0 && kind == model::RegionKind::Cpu)
             out += tableRow(tr("GPU"), durationText(double(e.gpu[event])));
         if (e.hasAwait() && e.awaitNs[event] > 0)
@@ -238,7 +265,8 @@ QString CallDetailsWidget::html(uint32_t event) const
                    .arg(tr("Args"), escaped(c.args.text(model::ArgsRef{e.args[event]})));
     }
     if (full.size() > 120) // the whole name last: kernels' signatures run for lines
-        out += QStringLiteral("<h4>%1</h4><p style='font-size:small'>%2</p>").arg(tr("Full name"), full.toHtmlEscaped());
+        out += QStringLiteral("<h4>%1</h4><p style='font-size:small'>%2</p>")
+                   .arg(tr("Full name"), full.toHtmlEscaped());
     return out;
 }
 

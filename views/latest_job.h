@@ -7,9 +7,9 @@
 // whenever it finishes. Lives on the GUI thread.
 
 #include <QFuture>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <type_traits>
 #include <utility>
 
@@ -20,21 +20,26 @@ class LatestJob : public QObject
 public:
     explicit LatestJob(QObject* parent = nullptr) : QObject(parent) {}
 
-    // `work()` runs on a worker; `done(result)` on this object's (GUI) thread, if this is
-    // still the newest run and the job still exists.
+    // `work()` runs on a worker; `done(result)` on this object's (GUI) thread, from the
+    // event loop (never inside run()), if this is still the newest run and the job still
+    // exists. A QFutureWatcher carries the result: Qt 6.4's QFuture::then(context) was
+    // seen here to drop continuations of work that finished while being attached.
     template <typename Work, typename Done>
     void run(Work&& work, Done&& done)
     {
         using Result = std::invoke_result_t<std::decay_t<Work>>;
         const quint64 generation = ++m_generation;
         m_running = true;
-        QtConcurrent::run(std::forward<Work>(work))
-            .then(this, [this, generation, done = std::forward<Done>(done)](Result result) mutable {
-                if (generation != m_generation)
-                    return; // a newer run is going or done, or the job was cancelled
-                m_running = false;
-                done(std::move(result));
-            });
+        auto* watcher = new QFutureWatcher<Result>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this,
+                [this, watcher, generation, done = std::forward<Done>(done)]() mutable {
+                    watcher->deleteLater();
+                    if (generation != m_generation)
+                        return; // a newer run is going or done, or the job was cancelled
+                    m_running = false;
+                    done(watcher->result());
+                });
+        watcher->setFuture(QtConcurrent::run(std::forward<Work>(work)));
     }
 
     // Whatever is computing now is dropped when it arrives.

@@ -7,9 +7,8 @@
 #include "thread_breakdown_model.h"
 
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QFontDatabase>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -22,6 +21,7 @@
 #include <QStackedLayout>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace spanscope::views {
@@ -224,7 +224,7 @@ void RegionDetailsWidget::setCapture(std::shared_ptr<const model::Capture> captu
 void RegionDetailsWidget::clearRegion()
 {
     m_hasRegion = false;
-    ++m_detailGeneration; // a detail still computing is for a selection that is gone
+    m_detailJob.cancel(); // a detail still computing is for a selection that is gone
     m_rows.clear();
     m_sortedDurations.clear();
     m_durationsReady = false;
@@ -369,7 +369,7 @@ SelectionDetail computeDetail(const model::Capture& capture, const std::vector<u
 
 void RegionDetailsWidget::requestSelectionDetail()
 {
-    const quint64 generation = ++m_detailGeneration;
+    m_detailJob.cancel();
     const bool durations = !m_stats.summaryOnly && m_stats.closedCalls() > 0;
     const bool threads = m_capture->events.hasThreads() && !m_stats.summaryOnly;
     if (m_stats.calls <= kSynchronousDetailCalls) {
@@ -378,16 +378,13 @@ void RegionDetailsWidget::requestSelectionDetail()
     }
     setField(Field::CustomPercentile, tr("computing\u2026"));
     m_threadsModel->setBreakdown({});
-    auto* watcher = new QFutureWatcher<SelectionDetail>(this);
-    connect(watcher, &QFutureWatcher<SelectionDetail>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_detailGeneration && m_hasRegion)
-            showSelectionDetail(watcher->result());
-    });
     // The worker holds the capture (immutable) and its own copy of the rows.
-    watcher->setFuture(QtConcurrent::run([capture = m_capture, rows = m_rows, durations, threads] {
-        return computeDetail(*capture, rows, durations, threads);
-    }));
+    m_detailJob.run([capture = m_capture, rows = m_rows, durations,
+                     threads] { return computeDetail(*capture, rows, durations, threads); },
+                    [this](SelectionDetail detail) {
+                        if (m_hasRegion)
+                            showSelectionDetail(std::move(detail));
+                    });
 }
 
 void RegionDetailsWidget::showSelectionDetail(SelectionDetail detail)

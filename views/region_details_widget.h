@@ -7,6 +7,7 @@
 #include "model/capture.h"
 #include "model/stats/capture_summary.h"
 #include "model/stats/region_stats.h"
+#include "views/latest_job.h"
 
 #include <QWidget>
 #include <array>
@@ -114,7 +115,7 @@ private:
     // changes (the spin box asks again on every step); ready once the detail arrived.
     std::vector<int64_t> m_sortedDurations;
     bool m_durationsReady = false;
-    quint64 m_detailGeneration = 0; // identifies the latest requested detail
+    LatestJob m_detailJob; // the latest requested detail wins
 
     QStackedLayout* m_stack = nullptr;
     QLabel* m_title = nullptr;

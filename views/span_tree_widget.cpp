@@ -138,7 +138,7 @@ model::SpanTreeFilter SpanTreeWidget::currentFilter() const
 
 void SpanTreeWidget::rebuild()
 {
-    const quint64 generation = ++m_generation;
+    m_job.cancel();
     if (!m_capture || !m_capture->eventDataAvailable) {
         showTree(nullptr);
         return;
@@ -148,15 +148,11 @@ void SpanTreeWidget::rebuild()
         showTree(std::make_shared<const model::SpanTree>(model::buildSpanTree(*m_capture, filter)));
         return;
     }
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const model::SpanTree>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_generation)
-            showTree(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([capture = m_capture, filter] {
-        return std::make_shared<const model::SpanTree>(model::buildSpanTree(*capture, filter));
-    }));
+    m_job.run(
+        [capture = m_capture, filter] {
+            return std::make_shared<const model::SpanTree>(model::buildSpanTree(*capture, filter));
+        },
+        [this](std::shared_ptr<const model::SpanTree> tree) { showTree(std::move(tree)); });
 }
 
 void SpanTreeWidget::showTree(std::shared_ptr<const model::SpanTree> tree)

@@ -5,6 +5,7 @@
 
 #include "model/capture.h"
 #include "model/stats/span_tree.h"
+#include "views/latest_job.h"
 
 #include <QSet>
 #include <QStringList>
@@ -68,8 +69,7 @@ private:
     QComboBox* m_laneMode = nullptr;
     QComboBox* m_domains = nullptr;
     QComboBox* m_categories = nullptr;
-    // Latest wins: a finished build whose generation is not the current one is dropped.
-    quint64 m_generation = 0;
+    LatestJob m_job; // latest wins: an older build still running is dropped
     size_t m_asyncThreshold = kAsyncCallThreshold;
     bool m_live = false;          // the capture grows: every rebuild on a worker
     bool m_stale = false;         // an update arrived while hidden

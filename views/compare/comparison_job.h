@@ -1,11 +1,11 @@
 #pragma once
 // Runs model::compareRuns on a worker thread (QtConcurrent's pool) and hands the result to
-// the GUI thread. Latest wins: start() again while one runs (the user changed the metric)
-// and the older result is dropped when it arrives, by a generation counter as in hotspot's
-// JobTracker. Deleting the job drops any pending result; the worker holds its own
+// the GUI thread, through the views' one latest-wins helper (views/latest_job.h): start()
+// again while one runs (the user changed the metric) and the older result is dropped. Deleting the job drops any pending result; the worker holds its own
 // references to the captures, so it finishes safely on its own. Lives on the GUI thread.
 
 #include "model/compare/run_comparison.h"
+#include "views/latest_job.h"
 
 #include <QObject>
 #include <memory>
@@ -31,15 +31,14 @@ public:
 
     // Needs two runs or more, the first the baseline.
     void start(std::vector<ComparisonRun> runs, const model::CompareOptions& options);
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_job.isRunning(); }
 
 signals:
     // The comparison of the latest start(), on the GUI thread.
     void finished(std::shared_ptr<const spanscope::model::Comparison> comparison);
 
 private:
-    quint64 m_generation = 0; // the latest request; results of older ones are dropped
-    bool m_running = false;
+    LatestJob m_job; // the latest request wins; results of older ones are dropped
 };
 
 } // namespace spanscope::views

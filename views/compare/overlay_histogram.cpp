@@ -118,8 +118,7 @@ bool OverlayHistogram::normalized() const
 
 void OverlayHistogram::clearRegion()
 {
-    ++m_generation;
-    m_computing = false;
+    m_job.cancel();
     m_region.clear();
     m_bins.reset();
     m_title->clear();
@@ -129,7 +128,7 @@ void OverlayHistogram::clearRegion()
 
 void OverlayHistogram::showRegion(const std::string& name, int32_t rank)
 {
-    const uint64_t generation = ++m_generation;
+    m_job.cancel();
     m_region = name;
     m_rank = rank;
     m_bins.reset();
@@ -159,20 +158,13 @@ void OverlayHistogram::showRegion(const std::string& name, int32_t rank)
         return std::make_shared<const OverlayBins>(overlayBins(std::move(durations), kBinCount));
     };
     if (calls <= kAsyncThreshold) {
-        m_computing = false;
         apply(compute());
         return;
     }
-    m_computing = true;
+    m_job.run(std::move(compute),
+              [this](std::shared_ptr<const OverlayBins> bins) { apply(std::move(bins)); });
     replot();
     m_frame->showMessage(tr("Binning %1 calls\u2026").arg(QLocale().toString(qulonglong(calls))));
-    QtConcurrent::run(std::move(compute))
-        .then(this, [this, generation](std::shared_ptr<const OverlayBins> bins) {
-            if (generation != m_generation)
-                return;
-            m_computing = false;
-            apply(std::move(bins));
-        });
 }
 
 void OverlayHistogram::apply(std::shared_ptr<const OverlayBins> bins)

@@ -9,6 +9,7 @@
 
 #include "model/capture.h"
 #include "overlay_bins.h"
+#include "views/latest_job.h"
 
 #include <QWidget>
 #include <cstdint>
@@ -52,7 +53,7 @@ public:
 
     // What is plotted; null while nothing is (no region, no calls, still binning).
     const OverlayBins* bins() const { return m_bins.get(); }
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
     PlotFrame* frame() const { return m_frame; }
     QCustomPlot* plot() const;
 
@@ -67,8 +68,7 @@ private:
     std::vector<HistogramRun> m_runs;
     std::string m_region;
     int32_t m_rank = -1;
-    uint64_t m_generation = 0; // latest request; older workers' results are dropped
-    bool m_computing = false;
+    LatestJob m_job; // latest request wins; older workers' results are dropped
     std::shared_ptr<const OverlayBins> m_bins;
 
     QLabel* m_title = nullptr;

@@ -29,12 +29,14 @@ QString bytesText(double bytes)
 QString binLabel(size_t bin)
 {
     static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    return QStringLiteral("%1 %2").arg(uint64_t(1) << (bin % 10)).arg(QLatin1String(units[std::min<size_t>(bin / 10, 6)]));
+    return QStringLiteral("%1 %2")
+        .arg(uint64_t(1) << (bin % 10))
+        .arg(QLatin1String(units[std::min<size_t>(bin / 10, 6)]));
 }
 
 } // namespace
 
-AllocationsView::AllocationsView(QWidget* parent) : QWidget(parent), m_job(this)
+AllocationsView::AllocationsView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -43,13 +45,15 @@ AllocationsView::AllocationsView(QWidget* parent) : QWidget(parent), m_job(this)
     m_title->setTextFormat(Qt::PlainText);
     m_title->setWordWrap(true);
     m_wholeRun = new QCheckBox(tr("Whole run"));
-    m_wholeRun->setToolTip(tr("Every allocation of the run instead of those inside the selected region's calls"));
+    m_wholeRun->setToolTip(
+        tr("Every allocation of the run instead of those inside the selected region's calls"));
     m_device = new QComboBox;
     m_device->setToolTip(tr("Host memory, one GPU's, or all together"));
     m_measure = new QComboBox;
     m_measure->addItem(tr("by count"));
     m_measure->addItem(tr("by bytes"));
-    m_measure->setToolTip(tr("Bars show how many allocations fell in each size bin, or how many bytes"));
+    m_measure->setToolTip(
+        tr("Bars show how many allocations fell in each size bin, or how many bytes"));
     top->addWidget(m_title, 1);
     top->addWidget(m_wholeRun);
     top->addWidget(m_device);
@@ -69,7 +73,8 @@ AllocationsView::AllocationsView(QWidget* parent) : QWidget(parent), m_job(this)
 
     m_table = new QTableWidget(0, 5);
     m_table->setObjectName(QStringLiteral("largestAllocations"));
-    m_table->setHorizontalHeaderLabels({tr("Size"), tr("Device"), tr("At"), tr("Address"), tr("Ranges open then")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Size"), tr("Device"), tr("At"), tr("Address"), tr("Ranges open then")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -119,7 +124,9 @@ void AllocationsView::fillDevices()
             m_device->addItem(QString::fromStdString(model::memoryDeviceName(device)), device);
     const int index = previous.isValid() ? m_device->findData(previous) : -1;
     // One GPU and the host together mix two memories: show the GPU's when there is one.
-    m_device->setCurrentIndex(index >= 0 ? index : m_device->count() > 1 ? m_device->count() - 1 : 0);
+    m_device->setCurrentIndex(index >= 0              ? index
+                              : m_device->count() > 1 ? m_device->count() - 1
+                                                      : 0);
 }
 
 void AllocationsView::showRegion(uint32_t region, std::span<const uint32_t> rows)
@@ -167,13 +174,15 @@ void AllocationsView::refresh()
     const bool whole = m_wholeRun->isChecked();
     if (!m_capture || !m_index || m_capture->allocations.empty()) {
         m_title->setText(tr("Allocations"));
-        m_frame->showMessage(tr("This capture has no allocation events. The PyTorch profiler records them "
-                                "with profile_memory=True."));
+        m_frame->showMessage(
+            tr("This capture has no allocation events. The PyTorch profiler records them "
+               "with profile_memory=True."));
         return;
     }
     if (!whole && !m_region) {
         m_title->setText(tr("Allocations"));
-        m_frame->showMessage(tr("Select a region to see what its calls allocated, or tick \u201cWhole run\u201d."));
+        m_frame->showMessage(
+            tr("Select a region to see what its calls allocated, or tick \u201cWhole run\u201d."));
         return;
     }
     m_title->setText(whole ? tr("Allocations of the whole run")
@@ -196,7 +205,8 @@ void AllocationsView::refresh()
             result->breakdown = model::allocationBreakdown(*capture, scope, kLargest);
             for (const uint32_t row : result->breakdown.largest)
                 result->largest.push_back(
-                    {row, index->callsAt(*capture, capture->allocations.track(row), capture->allocations.time(row))});
+                    {row, index->callsAt(*capture, capture->allocations.track(row),
+                                         capture->allocations.time(row))});
             return std::shared_ptr<const AllocationResult>(std::move(result));
         },
         [this](std::shared_ptr<const AllocationResult> result) { apply(std::move(result)); });
@@ -206,16 +216,18 @@ void AllocationsView::apply(std::shared_ptr<const AllocationResult> result)
 {
     m_result = std::move(result);
     const auto& b = m_result->breakdown;
-    QString figures = tr("%1 allocations (%2), %3 frees (%4); at most %5 of these in use at once")
-                          .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees),
-                               bytesText(double(b.freedBytes)), bytesText(double(b.peakBytes)));
+    QString figures =
+        tr("%1 allocations (%2), %3 frees (%4); at most %5 of these in use at once")
+            .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees),
+                 bytesText(double(b.freedBytes)), bytesText(double(b.peakBytes)));
     // The allocator's own total, where the source reports it, counts what was allocated
     // before the recording began too.
     if (m_wholeRun->isChecked() && m_device->currentData().isValid())
         for (const auto& series : m_capture->counters) {
             const auto& track = m_capture->track(series.track);
             const std::string& name = m_capture->strings.text(track.name);
-            if (track.device == m_device->currentData().toInt() && (name == "allocated" || name == "host allocated"))
+            if (track.device == m_device->currentData().toInt() &&
+                (name == "allocated" || name == "host allocated"))
                 figures += tr("; the allocator's peak total %1").arg(bytesText(series.maximum()));
         }
     m_figures->setText(figures);
@@ -225,17 +237,21 @@ void AllocationsView::apply(std::shared_ptr<const AllocationResult> result)
         const LargeAllocation& large = m_result->largest[i];
         QStringList stack;
         for (const uint32_t call : large.stack)
-            stack << QString::fromStdString(m_capture->regionName(m_capture->rows[m_index->rowOf(call)].region));
-        const QString where = stack.isEmpty() ? tr("(no range open)") : stack.join(QStringLiteral(" \u203a "));
-        const QStringList cells = {bytesText(double(a.bytes(large.row))),
-                                   QString::fromStdString(model::memoryDeviceName(a.device(large.row))),
-                                   durationText(double(a.time(large.row) - m_index->begin())),
-                                   QStringLiteral("0x") + QString::number(a.address(large.row), 16), where};
+            stack << QString::fromStdString(
+                m_capture->regionName(m_capture->rows[m_index->rowOf(call)].region));
+        const QString where =
+            stack.isEmpty() ? tr("(no range open)") : stack.join(QStringLiteral(" \u203a "));
+        const QStringList cells = {
+            bytesText(double(a.bytes(large.row))),
+            QString::fromStdString(model::memoryDeviceName(a.device(large.row))),
+            durationText(double(a.time(large.row) - m_index->begin())),
+            QStringLiteral("0x") + QString::number(a.address(large.row), 16), where};
         for (int column = 0; column < cells.size(); ++column) {
             auto* item = new QTableWidgetItem(cells[column]);
             if (column == 4)
-                item->setToolTip(QString::fromStdString(model::trackTitle(*m_capture, a.track(large.row))) + QStringLiteral("\n")
-                                 + stack.join(QStringLiteral("\n")));
+                item->setToolTip(
+                    QString::fromStdString(model::trackTitle(*m_capture, a.track(large.row))) +
+                    QStringLiteral("\n") + stack.join(QStringLiteral("\n")));
             m_table->setItem(int(i), column, item);
         }
     }
@@ -250,8 +266,9 @@ void AllocationsView::replot()
         return;
     const auto& b = m_result->breakdown;
     if (b.allocs == 0) {
-        m_frame->showMessage(m_wholeRun->isChecked() ? tr("No allocations on this device.")
-                                                     : tr("This region's calls allocated nothing on their threads."));
+        m_frame->showMessage(m_wholeRun->isChecked()
+                                 ? tr("No allocations on this device.")
+                                 : tr("This region's calls allocated nothing on their threads."));
         return;
     }
     const bool bytes = m_measure->currentIndex() == 1;

@@ -5,13 +5,12 @@
 // stack open at the time; clicking one shows it in the timeline. Computed on a worker
 // (latest wins), and only while the tab is shown. GUI thread only.
 
-#include "views/latest_job.h"
 #include "model/capture.h"
 #include "model/stats/allocation_stats.h"
 #include "model/timeline/timeline_index.h"
+#include "views/latest_job.h"
 
 #include <QWidget>
-
 #include <memory>
 #include <optional>
 #include <span>
@@ -29,8 +28,8 @@ class PlotFrame;
 // One of the largest allocations, with what was open on its thread when it was made.
 struct LargeAllocation
 {
-    uint32_t row = 0;             // AllocationTable row
-    std::vector<uint32_t> stack;  // calls open at the time, outermost first
+    uint32_t row = 0;            // AllocationTable row
+    std::vector<uint32_t> stack; // calls open at the time, outermost first
 };
 
 struct AllocationResult
@@ -47,7 +46,8 @@ public:
     explicit AllocationsView(QWidget* parent = nullptr);
     ~AllocationsView() override;
 
-    void setCapture(std::shared_ptr<const model::Capture> capture, std::shared_ptr<const model::TimelineIndex> index);
+    void setCapture(std::shared_ptr<const model::Capture> capture,
+                    std::shared_ptr<const model::TimelineIndex> index);
     // The region whose calls scope the allocations (unless "whole run" is ticked).
     void showRegion(uint32_t region, std::span<const uint32_t> rows);
     void clearRegion();

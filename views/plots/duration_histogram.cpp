@@ -161,8 +161,7 @@ void DurationHistogram::showEvent(QShowEvent* event)
 
 void DurationHistogram::refresh()
 {
-    ++m_generation; // whatever a worker is still computing is now outdated
-    m_computing = false;
+    m_job.cancel(); // whatever a worker is still computing is now outdated
     m_stale = false;
     const bool inPlace = std::exchange(m_inPlace, false) && m_distribution;
     if (!inPlace) {
@@ -194,18 +193,11 @@ void DurationHistogram::refresh()
         apply(compute());
         return;
     }
-    m_computing = true;
     if (!inPlace)
         m_frame->showMessage(tr("Binning %1 calls…").arg(QLocale().toString(qulonglong(calls))));
-    const uint64_t generation = m_generation;
-    // The continuation runs on the GUI thread, and not at all once this widget is gone.
-    QtConcurrent::run(std::move(compute))
-        .then(this, [this, generation](std::shared_ptr<const DurationDistribution> result) {
-            if (generation != m_generation)
-                return;
-            m_computing = false;
-            apply(std::move(result));
-        });
+    m_job.run(std::move(compute), [this](std::shared_ptr<const DurationDistribution> result) {
+        apply(std::move(result));
+    });
 }
 
 void DurationHistogram::apply(std::shared_ptr<const DurationDistribution> distribution)

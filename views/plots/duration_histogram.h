@@ -7,6 +7,7 @@
 // GUI thread only.
 
 #include "histogram_bins.h"
+#include "views/latest_job.h"
 #include "model/capture.h"
 
 #include <QWidget>
@@ -53,7 +54,7 @@ public:
 
     void setAsyncThreshold(uint64_t calls) { m_asyncThreshold = calls; }
     // A worker is binning the current selection.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
 
     // What is plotted; null while nothing is (no region, no calls, still computing).
     const DurationDistribution* distribution() const { return m_distribution.get(); }
@@ -90,8 +91,7 @@ private:
 
     // Each request bumps the generation; a worker's result is used only if it still
     // matches (latest wins). m_stale: a request arrived while hidden.
-    uint64_t m_generation = 0;
-    bool m_computing = false;
+    LatestJob m_job;
     bool m_stale = false;
     bool m_updating = false; // setCapture(update): the next showRegion may refresh in place
     bool m_inPlace = false;  // the refresh keeps the plot shown until the new one is ready

@@ -102,8 +102,7 @@ void GpuCallScatter::showEvent(QShowEvent* event)
 
 void GpuCallScatter::refresh()
 {
-    ++m_generation; // whatever a worker is still collecting is now outdated
-    m_computing = false;
+    m_job.cancel(); // whatever a worker is still collecting is now outdated
     m_stale = false;
     m_points.reset();
     m_selectedEvent.reset();
@@ -134,17 +133,9 @@ void GpuCallScatter::refresh()
         apply(collect());
         return;
     }
-    m_computing = true;
     m_frame->showMessage(tr("Collecting %1 calls…").arg(QLocale().toString(qulonglong(calls))));
-    const uint64_t generation = m_generation;
-    // The continuation runs on the GUI thread, and not at all once this widget is gone.
-    QtConcurrent::run(std::move(collect))
-        .then(this, [this, generation](std::shared_ptr<const GpuWallPoints> points) {
-            if (generation != m_generation)
-                return;
-            m_computing = false;
-            apply(std::move(points));
-        });
+    m_job.run(std::move(collect),
+              [this](std::shared_ptr<const GpuWallPoints> points) { apply(std::move(points)); });
 }
 
 void GpuCallScatter::apply(std::shared_ptr<const GpuWallPoints> points)

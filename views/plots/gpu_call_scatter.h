@@ -7,6 +7,7 @@
 // computed while hidden. GUI thread only.
 
 #include "gpu_wall_data.h"
+#include "views/latest_job.h"
 #include "model/capture.h"
 
 #include <QWidget>
@@ -41,7 +42,7 @@ public:
     void clearRegion();
 
     void setAsyncThreshold(uint64_t calls) { m_asyncThreshold = calls; }
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
 
     // The call plotted nearest to `position` (pixels in the plot widget) within a few
     // pixels; marks it and emits callClicked. What a left click on the plot does. O(points).
@@ -79,8 +80,7 @@ private:
     uint64_t m_asyncThreshold = kDefaultAsyncThreshold;
     // Each request bumps the generation; a worker's result is used only if it still
     // matches (latest wins). m_stale: a request arrived while hidden.
-    uint64_t m_generation = 0;
-    bool m_computing = false;
+    LatestJob m_job;
     bool m_stale = false;
 
     QLabel* m_title = nullptr;
