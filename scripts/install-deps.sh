@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(
   cmake g++ pkg-config ninja-build
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
-  libhdf5-dev liblzf-dev libzstd-dev
+  libhdf5-dev liblzf-dev libzstd-dev zlib1g-dev
+  libsimdjson-dev libdeflate-dev
   libbenchmark-dev
 )
 

@@ -9,9 +9,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# ccache, where installed, makes rebuilds of unchanged files free.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 run_pass() {
   local dir=$1; shift
-  cmake -S "$root" -B "$root/$dir" -G Ninja "$@" >/dev/null
+  cmake -S "$root" -B "$root/$dir" -G Ninja "${launcher[@]}" "$@" >/dev/null
   cmake --build "$root/$dir" -j "$jobs"
   (cd "$root/$dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
 }
