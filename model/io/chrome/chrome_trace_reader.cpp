@@ -7,8 +7,8 @@
 
 namespace spanscope::model::io {
 
-Result<std::shared_ptr<Capture>> readChromeTrace(const std::string& path, const ProgressRange& progress,
-                                                 ChromeImportOptions options)
+Result<std::shared_ptr<Capture>>
+readChromeTrace(const std::string& path, const ProgressRange& progress, ChromeImportOptions options)
 {
     auto input = readJsonInput(path, progress.sub(0.0, 0.25));
     if (!input)
@@ -20,7 +20,8 @@ Result<std::shared_ptr<Capture>> readChromeTrace(const std::string& path, const 
     chrome::TraceRecords records;
     for (const auto& warning : input.value().warnings)
         records.warnings.push_back({warning, {}});
-    if (auto walked = chrome::walkTrace(input.value(), path, *capture, records, options, progress.sub(0.25, 0.8));
+    if (auto walked = chrome::walkTrace(input.value(), path, *capture, records, options,
+                                        progress.sub(0.25, 0.8));
         !walked)
         return walked.error();
     input = JsonInput{}; // the text is no longer needed: free it before laying out

@@ -25,7 +25,8 @@ struct ChromeImportOptions
 // Reads the whole file on the calling thread (a worker). Damage that leaves events
 // readable (a file cut short, a bad event, invalid UTF-8) becomes a warning; a file with
 // nothing readable is an error naming the file and the byte offset.
-Result<std::shared_ptr<Capture>> readChromeTrace(const std::string& path, const ProgressRange& progress,
+Result<std::shared_ptr<Capture>> readChromeTrace(const std::string& path,
+                                                 const ProgressRange& progress,
                                                  ChromeImportOptions options = {});
 
 } // namespace spanscope::model::io

@@ -2,8 +2,6 @@
 
 #include "../../report/json_writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -12,6 +10,7 @@
 #include <numeric>
 #include <set>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace spanscope::model::io {
 
@@ -92,7 +91,8 @@ void appendMicros(std::string& out, int64_t ns)
     out += std::to_string(magnitude / 1000);
     unsigned fraction = unsigned(magnitude % 1000);
     if (fraction) {
-        char digits[5] = {'.', char('0' + fraction / 100), char('0' + fraction / 10 % 10), char('0' + fraction % 10), 0};
+        char digits[5] = {'.', char('0' + fraction / 100), char('0' + fraction / 10 % 10),
+                          char('0' + fraction % 10), 0};
         int length = 4;
         while (digits[length - 1] == '0')
             --length;
@@ -111,7 +111,8 @@ class Exporter
 public:
     Exporter(const Capture& capture, Output& out, const ProgressRange& progress)
         : m_c(capture), m_out(out), m_progress(progress)
-    {}
+    {
+    }
 
     bool run();
 
@@ -124,8 +125,8 @@ private:
         m_first = false;
         return b;
     }
-    void metadataEvent(const char* name, int64_t pid, std::optional<int64_t> tid, const std::string& key,
-                       const std::string& value, bool quoted = true);
+    void metadataEvent(const char* name, int64_t pid, std::optional<int64_t> tid,
+                       const std::string& key, const std::string& value, bool quoted = true);
     void writeCalls();
     void writeCall(uint32_t event, uint32_t region, const Place& place, char phase);
     std::string argsOf(uint32_t event, uint32_t region) const;
@@ -138,7 +139,7 @@ private:
     Output& m_out;
     const ProgressRange& m_progress;
     bool m_first = true;
-    std::vector<Place> m_places;            // per track
+    std::vector<Place> m_places; // per track
     std::vector<uint32_t> m_rowOfEvent;
     uint32_t regionOf(uint32_t event) const { return m_c.rows[m_rowOfEvent[event]].region; }
     TrackId trackOf(uint32_t event) const { return m_c.trackOfEvent(m_rowOfEvent[event], event); }
@@ -182,8 +183,8 @@ void Exporter::planTracks()
     }
 }
 
-void Exporter::metadataEvent(const char* name, int64_t pid, std::optional<int64_t> tid, const std::string& key,
-                             const std::string& value, bool quoted)
+void Exporter::metadataEvent(const char* name, int64_t pid, std::optional<int64_t> tid,
+                             const std::string& key, const std::string& value, bool quoted)
 {
     std::string& b = line();
     b += "{\"ph\": \"M\", \"name\": \"";
@@ -191,19 +192,26 @@ void Exporter::metadataEvent(const char* name, int64_t pid, std::optional<int64_
     b += "\", \"pid\": " + std::to_string(pid);
     if (tid)
         b += ", \"tid\": " + std::to_string(*tid);
-    b += ", \"args\": {" + JsonWriter::escape(key) + ": " + (quoted ? JsonWriter::escape(value) : value) + "}}";
+    b += ", \"args\": {" + JsonWriter::escape(key) + ": " +
+         (quoted ? JsonWriter::escape(value) : value) + "}}";
 }
 
 std::string Exporter::category(uint32_t region) const
 {
-    if (region < m_c.regionCategories.size() && !m_c.strings.text(m_c.regionCategories[region]).empty())
+    if (region < m_c.regionCategories.size() &&
+        !m_c.strings.text(m_c.regionCategories[region]).empty())
         return m_c.strings.text(m_c.regionCategories[region]);
     switch (m_c.regionKind(region)) {
-    case RegionKind::Kernel: return "kernel";
-    case RegionKind::Memcpy: return "gpu_memcpy";
-    case RegionKind::Memset: return "gpu_memset";
-    case RegionKind::GpuRange: return "gpu_user_annotation";
-    case RegionKind::Cpu: break;
+    case RegionKind::Kernel:
+        return "kernel";
+    case RegionKind::Memcpy:
+        return "gpu_memcpy";
+    case RegionKind::Memset:
+        return "gpu_memset";
+    case RegionKind::GpuRange:
+        return "gpu_user_annotation";
+    case RegionKind::Cpu:
+        break;
     }
     if (region < m_regionLaunches.size() && m_regionLaunches[region])
         return "cuda_runtime";
@@ -245,7 +253,8 @@ std::string Exporter::argsOf(uint32_t event, uint32_t region) const
             add("context", std::to_string(g.context(size_t(row))));
             if (const auto shape = g.kernelShape(size_t(row))) {
                 auto dims = [](const uint32_t* d) {
-                    return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
+                    return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+                           std::to_string(d[2]) + "]";
                 };
                 add("grid", dims(shape->grid));
                 add("block", dims(shape->block));
@@ -311,7 +320,8 @@ void Exporter::writeCalls()
     auto closeUntil = [&](int64_t start) {
         while (!open.empty()) {
             const uint32_t top = open.back();
-            if (start >= 0 && (e.end[top] > start || (e.end[top] == start && e.start[top] == e.end[top])))
+            if (start >= 0 &&
+                (e.end[top] > start || (e.end[top] == start && e.start[top] == e.end[top])))
                 break;
             writeCall(top, regionOf(top), m_places[openTrack], 'e');
             open.pop_back();
@@ -359,8 +369,10 @@ void Exporter::writeFlows()
             const Place& place = start ? from : to;
             std::string& b = line();
             b += start ? "{\"ph\": \"s\"" : "{\"ph\": \"f\", \"bp\": \"e\"";
-            b += ", \"id\": " + std::to_string(i + 1) + ", \"cat\": \"" + cat + "\", \"name\": \"" + cat + "\"";
-            b += ", \"pid\": " + std::to_string(place.pid) + ", \"tid\": " + std::to_string(place.tid) + ", \"ts\": ";
+            b += ", \"id\": " + std::to_string(i + 1) + ", \"cat\": \"" + cat + "\", \"name\": \"" +
+                 cat + "\"";
+            b += ", \"pid\": " + std::to_string(place.pid) +
+                 ", \"tid\": " + std::to_string(place.tid) + ", \"ts\": ";
             appendMicros(b, e.start[start ? f.from(i) : f.to(i)]);
             b += '}';
         }
@@ -378,7 +390,8 @@ void Exporter::writeInstants()
         b += "{\"ph\": \"i\", \"s\": \"";
         b += track.kind == TrackKind::Process ? 'p' : 't';
         b += "\", \"name\": " + JsonWriter::escape(m_c.strings.text(in.name(i)));
-        b += ", \"pid\": " + std::to_string(place.pid) + ", \"tid\": " + std::to_string(place.tid) + ", \"ts\": ";
+        b += ", \"pid\": " + std::to_string(place.pid) + ", \"tid\": " + std::to_string(place.tid) +
+             ", \"ts\": ";
         appendMicros(b, in.time(i));
         if (in.args(i).valid())
             b += ", \"args\": " + m_c.args.text(in.args(i));
@@ -387,9 +400,10 @@ void Exporter::writeInstants()
     // NVTX marks: instants on their thread.
     for (const NvtxMark& mark : m_c.nvtx.marks) {
         std::string& b = line();
-        b += "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"nvtx\", \"name\": " + JsonWriter::escape(m_c.strings.text(mark.message));
-        b += ", \"pid\": " + std::to_string(kCpuPidBase + mark.rank) + ", \"tid\": " + std::to_string(mark.thread)
-             + ", \"ts\": ";
+        b += "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"nvtx\", \"name\": " +
+             JsonWriter::escape(m_c.strings.text(mark.message));
+        b += ", \"pid\": " + std::to_string(kCpuPidBase + mark.rank) +
+             ", \"tid\": " + std::to_string(mark.thread) + ", \"ts\": ";
         appendMicros(b, mark.timeNs);
         b += '}';
     }
@@ -399,14 +413,17 @@ void Exporter::writeInstants()
 void Exporter::writeCountersAndMemory()
 {
     // PyTorch's allocator totals ride on the "[memory]" events, as in Kineto's own files.
-    std::map<std::pair<int32_t, int32_t>, const CounterSeries*> allocated, reserved; // (rank, device)
+    std::map<std::pair<int32_t, int32_t>, const CounterSeries*> allocated,
+        reserved; // (rank, device)
     for (const auto& series : m_c.counters) {
         const Track& track = m_c.track(series.track);
         const std::string& name = m_c.strings.text(track.name);
         if (name == "allocated" || name == "host allocated")
-            allocated[{track.rank, track.device}] = &series, m_allocationCounters.insert(series.track.value);
+            allocated[{track.rank, track.device}] = &series,
+                                   m_allocationCounters.insert(series.track.value);
         else if (name == "reserved" || name == "host reserved")
-            reserved[{track.rank, track.device}] = &series, m_allocationCounters.insert(series.track.value);
+            reserved[{track.rank, track.device}] = &series,
+                                  m_allocationCounters.insert(series.track.value);
     }
     auto valueAt = [](const CounterSeries* series, int64_t t) -> std::optional<int64_t> {
         if (!series)
@@ -423,10 +440,12 @@ void Exporter::writeCountersAndMemory()
         const std::pair<int32_t, int32_t> key{track.rank, a.device(i)};
         std::string& b = line();
         b += "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\"";
-        b += ", \"pid\": " + std::to_string(place.pid) + ", \"tid\": " + std::to_string(place.tid) + ", \"ts\": ";
+        b += ", \"pid\": " + std::to_string(place.pid) + ", \"tid\": " + std::to_string(place.tid) +
+             ", \"ts\": ";
         appendMicros(b, a.time(i));
         b += ", \"args\": {\"Device Type\": " + std::string(a.device(i) < 0 ? "0" : "1");
-        b += ", \"Device Id\": " + std::to_string(a.device(i)) + ", \"Addr\": " + std::to_string(a.address(i));
+        b += ", \"Device Id\": " + std::to_string(a.device(i)) +
+             ", \"Addr\": " + std::to_string(a.address(i));
         b += ", \"Bytes\": " + std::to_string(a.bytes(i));
         const auto it = allocated.find(key);
         if (const auto total = valueAt(it == allocated.end() ? nullptr : it->second, a.time(i)))
@@ -444,7 +463,8 @@ void Exporter::writeCountersAndMemory()
         const std::string name = JsonWriter::escape(m_c.strings.text(m_c.track(series.track).name));
         for (size_t i = 0; i < series.size(); ++i) {
             std::string& b = line();
-            b += "{\"ph\": \"C\", \"name\": " + name + ", \"pid\": " + std::to_string(place.pid) + ", \"ts\": ";
+            b += "{\"ph\": \"C\", \"name\": " + name + ", \"pid\": " + std::to_string(place.pid) +
+                 ", \"ts\": ";
             appendMicros(b, series.time(i));
             char value[40];
             std::snprintf(value, sizeof value, "%.17g", series.value(i));
@@ -459,7 +479,8 @@ bool Exporter::run()
     planTracks();
     m_rowOfEvent.assign(m_c.events.size(), 0);
     for (uint32_t r = 0; r < m_c.rows.size(); ++r)
-        for (uint64_t i = m_c.rows[r].offset; i < m_c.rows[r].offset + m_c.rows[r].count && i < m_rowOfEvent.size(); ++i)
+        for (uint64_t i = m_c.rows[r].offset;
+             i < m_c.rows[r].offset + m_c.rows[r].count && i < m_rowOfEvent.size(); ++i)
             m_rowOfEvent[i] = r;
     m_regionLaunches.assign(m_c.regionNames.size(), false);
     for (size_t i = 0; i < m_c.flows.size(); ++i)
@@ -473,20 +494,22 @@ bool Exporter::run()
         }
 
     std::string& head = m_out.buffer();
-    head += "{\"displayTimeUnit\": \"ns\",\n\"spanscope\": {\"format_version\": 1, \"source\": "
-            + JsonWriter::escape(m_c.sourcePath) + ", \"rows\": [";
+    head += "{\"displayTimeUnit\": \"ns\",\n\"spanscope\": {\"format_version\": 1, \"source\": " +
+            JsonWriter::escape(m_c.sourcePath) + ", \"rows\": [";
     // Where each region was defined, and its tags: region files know, Chrome has no field.
     bool firstRow = true;
     for (const RegionRow& row : m_c.rows) {
-        if (row.sourceFile.value == 0 && row.sourceText.value == 0 && row.sourceLine < 0 && row.tags.empty())
+        if (row.sourceFile.value == 0 && row.sourceText.value == 0 && row.sourceLine < 0 &&
+            row.tags.empty())
             continue;
         head += firstRow ? "\n" : ",\n";
         firstRow = false;
-        head += "{\"name\": " + JsonWriter::escape(m_c.regionName(row.region)) + ", \"kind\": \""
-                + regionKindName(m_c.regionKind(row.region)) + "\", \"rank\": " + std::to_string(row.rank)
-                + ", \"source_file\": " + JsonWriter::escape(m_c.strings.text(row.sourceFile))
-                + ", \"source_text\": " + JsonWriter::escape(m_c.strings.text(row.sourceText))
-                + ", \"source_line\": " + std::to_string(row.sourceLine) + ", \"tags\": [";
+        head += "{\"name\": " + JsonWriter::escape(m_c.regionName(row.region)) + ", \"kind\": \"" +
+                regionKindName(m_c.regionKind(row.region)) +
+                "\", \"rank\": " + std::to_string(row.rank) +
+                ", \"source_file\": " + JsonWriter::escape(m_c.strings.text(row.sourceFile)) +
+                ", \"source_text\": " + JsonWriter::escape(m_c.strings.text(row.sourceText)) +
+                ", \"source_line\": " + std::to_string(row.sourceLine) + ", \"tags\": [";
         for (size_t k = 0; k < row.tags.size(); ++k)
             head += (k ? ", " : "") + JsonWriter::escape(m_c.strings.text(row.tags[k]));
         head += "]}";
@@ -502,8 +525,12 @@ bool Exporter::run()
         firstEntry = false;
         head += JsonWriter::escape(entry.key) + ": ";
         switch (entry.value.kind) {
-        case MetadataValue::Kind::Integer: head += std::to_string(entry.value.integer); break;
-        case MetadataValue::Kind::Bool: head += entry.value.flag ? "true" : "false"; break;
+        case MetadataValue::Kind::Integer:
+            head += std::to_string(entry.value.integer);
+            break;
+        case MetadataValue::Kind::Bool:
+            head += entry.value.flag ? "true" : "false";
+            break;
         case MetadataValue::Kind::StringList: {
             head += '[';
             for (size_t k = 0; k < entry.value.list.size(); ++k)
@@ -511,19 +538,21 @@ bool Exporter::run()
             head += ']';
             break;
         }
-        default: head += JsonWriter::escape(entry.value.display()); break;
+        default:
+            head += JsonWriter::escape(entry.value.display());
+            break;
         }
     }
     head += "},\n\"deviceProperties\": [";
     for (size_t i = 0; i < m_c.devices.size(); ++i) {
         const DeviceInfo& d = m_c.devices[i];
-        head += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(d.device)
-                + ", \"name\": " + JsonWriter::escape(m_c.strings.text(d.name))
-                + ", \"totalGlobalMem\": " + std::to_string(d.totalMemoryBytes)
-                + ", \"numSms\": " + std::to_string(d.multiprocessors)
-                + ", \"computeMajor\": " + std::to_string(d.computeMajor)
-                + ", \"computeMinor\": " + std::to_string(d.computeMinor)
-                + ", \"warpSize\": " + std::to_string(d.warpSize) + "}";
+        head += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(d.device) +
+                ", \"name\": " + JsonWriter::escape(m_c.strings.text(d.name)) +
+                ", \"totalGlobalMem\": " + std::to_string(d.totalMemoryBytes) +
+                ", \"numSms\": " + std::to_string(d.multiprocessors) +
+                ", \"computeMajor\": " + std::to_string(d.computeMajor) +
+                ", \"computeMinor\": " + std::to_string(d.computeMinor) +
+                ", \"warpSize\": " + std::to_string(d.warpSize) + "}";
     }
     head += "],\n\"traceEvents\": [";
 
@@ -536,13 +565,18 @@ bool Exporter::run()
             devices.insert(t.device);
     }
     for (const int32_t rank : ranks) {
-        metadataEvent("process_name", kCpuPidBase + rank, std::nullopt, "name", "rank " + std::to_string(rank));
-        metadataEvent("process_sort_index", kCpuPidBase + rank, std::nullopt, "sort_index", std::to_string(rank), false);
-        metadataEvent("spanscope_rank", kCpuPidBase + rank, std::nullopt, "rank", std::to_string(rank), false);
+        metadataEvent("process_name", kCpuPidBase + rank, std::nullopt, "name",
+                      "rank " + std::to_string(rank));
+        metadataEvent("process_sort_index", kCpuPidBase + rank, std::nullopt, "sort_index",
+                      std::to_string(rank), false);
+        metadataEvent("spanscope_rank", kCpuPidBase + rank, std::nullopt, "rank",
+                      std::to_string(rank), false);
     }
     for (const int32_t device : devices) {
-        metadataEvent("process_name", device, std::nullopt, "name", "GPU " + std::to_string(device));
-        metadataEvent("process_labels", device, std::nullopt, "labels", "GPU " + std::to_string(device));
+        metadataEvent("process_name", device, std::nullopt, "name",
+                      "GPU " + std::to_string(device));
+        metadataEvent("process_labels", device, std::nullopt, "labels",
+                      "GPU " + std::to_string(device));
         metadataEvent("process_sort_index", device, std::nullopt, "sort_index",
                       std::to_string(kCpuPidBase * 2 + device), false);
     }
@@ -555,15 +589,16 @@ bool Exporter::run()
         if (t.kind == TrackKind::Thread) {
             const ThreadInfo* info = m_c.thread(t.rank, t.thread);
             name = !m_c.strings.text(t.name).empty() ? m_c.strings.text(t.name)
-                   : info                             ? m_c.strings.text(info->name)
-                                                      : std::string();
+                   : info                            ? m_c.strings.text(info->name)
+                                                     : std::string();
         } else if (t.kind != TrackKind::Process) {
             name = m_c.strings.text(t.name);
         }
         if (!name.empty())
             metadataEvent("thread_name", place.pid, place.tid, "name", name);
         if (t.kind == TrackKind::Thread || t.kind == TrackKind::GpuStream)
-            metadataEvent("thread_sort_index", place.pid, place.tid, "sort_index", std::to_string(t.sortKey), false);
+            metadataEvent("thread_sort_index", place.pid, place.tid, "sort_index",
+                          std::to_string(t.sortKey), false);
     }
     m_progress.report(0.1);
     writeCalls();
@@ -578,15 +613,18 @@ bool Exporter::run()
 
 } // namespace
 
-Status writeChromeTrace(const Capture& capture, const std::string& path, const ProgressRange& progress)
+Status writeChromeTrace(const Capture& capture, const std::string& path,
+                        const ProgressRange& progress)
 {
     namespace fs = std::filesystem;
     const std::string temp = path + ".tmp-" + std::to_string(::getpid());
     const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
     Output out(temp, gzip);
     if (!out.error().empty())
-        return Error{ErrorCode::Io, "cannot create " + temp + " (" + out.error() + "); is the directory writable?",
-                     path, {}};
+        return Error{ErrorCode::Io,
+                     "cannot create " + temp + " (" + out.error() + "); is the directory writable?",
+                     path,
+                     {}};
     bool finished = false;
     try {
         finished = Exporter(capture, out, progress).run();
@@ -609,7 +647,8 @@ Status writeChromeTrace(const Capture& capture, const std::string& path, const P
     fs::rename(temp, path, ec);
     if (ec) {
         fs::remove(temp, ec);
-        return Error{ErrorCode::Io, "cannot move the finished file into place: " + ec.message(), path, {}};
+        return Error{
+            ErrorCode::Io, "cannot move the finished file into place: " + ec.message(), path, {}};
     }
     progress.report(1.0);
     return Ok{};

@@ -1,14 +1,13 @@
 #include "json_input.h"
 
-#include <libdeflate.h>
-#include <simdjson.h>
-#include <zlib.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <libdeflate.h>
+#include <simdjson.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace spanscope::model::io {
 
@@ -36,8 +35,11 @@ Result<Buffer> readAll(const std::string& path, const ProgressRange& progress)
 {
     Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (file.fd < 0)
-        return fileError(ErrorCode::NotFound, path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat info{};
+        return fileError(ErrorCode::NotFound, path,
+                         std::string("cannot open: ") + std::strerror(errno));
+    struct stat info
+    {
+    };
     if (::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode))
         return fileError(ErrorCode::Io, path, "is not a regular file");
     Buffer data;
@@ -50,7 +52,8 @@ Result<Buffer> readAll(const std::string& path, const ProgressRange& progress)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return fileError(ErrorCode::Io, path, std::string("cannot read: ") + std::strerror(errno));
+            return fileError(ErrorCode::Io, path,
+                             std::string("cannot read: ") + std::strerror(errno));
         if (got == 0)
             break; // shrank while reading
         done += size_t(got);
@@ -78,22 +81,25 @@ Result<std::string> inflateAll(const std::string& path, const Buffer& in, Buffer
         return fileError(ErrorCode::Io, path, "out of memory for the gzip decoder");
     size_t inPos = 0, outPos = 0;
     std::string warning;
-    while (inPos + 18 <= in.size() && uint8_t(in[inPos]) == 0x1f && uint8_t(in[inPos + 1]) == 0x8b) {
+    while (inPos + 18 <= in.size() && uint8_t(in[inPos]) == 0x1f &&
+           uint8_t(in[inPos + 1]) == 0x8b) {
         // The member's trailer holds its size mod 2^32 only if this is the last member;
         // use it as the first guess and grow on demand.
         uint32_t trailer = 0;
         std::memcpy(&trailer, in.data() + in.size() - 4, 4);
         // Deflate expands at most ~1032:1; a larger "size" is a damaged or cut-off trailer.
         const size_t compressed = in.size() - inPos;
-        size_t guess = trailer > 0 && trailer <= compressed * 1032 ? size_t(trailer) + 1 : compressed * 4;
+        size_t guess =
+            trailer > 0 && trailer <= compressed * 1032 ? size_t(trailer) + 1 : compressed * 4;
         libdeflate_result result = LIBDEFLATE_INSUFFICIENT_SPACE;
         size_t consumed = 0, produced = 0;
         while (true) {
             if (outPos + guess > maxBytes)
                 guess = size_t(maxBytes - outPos);
             out.resize(outPos + guess);
-            result = libdeflate_gzip_decompress_ex(decompressor, in.data() + inPos, in.size() - inPos,
-                                                   out.data() + outPos, guess, &consumed, &produced);
+            result =
+                libdeflate_gzip_decompress_ex(decompressor, in.data() + inPos, in.size() - inPos,
+                                              out.data() + outPos, guess, &consumed, &produced);
             if (result != LIBDEFLATE_INSUFFICIENT_SPACE || outPos + guess >= maxBytes)
                 break;
             guess *= 2;
@@ -106,7 +112,8 @@ Result<std::string> inflateAll(const std::string& path, const Buffer& in, Buffer
         if (result == LIBDEFLATE_INSUFFICIENT_SPACE) {
             libdeflate_free_decompressor(decompressor);
             return fileError(ErrorCode::Io, path,
-                             "inflates to more than " + std::to_string(maxBytes >> 20) + " MiB, more than can be read");
+                             "inflates to more than " + std::to_string(maxBytes >> 20) +
+                                 " MiB, more than can be read");
         }
         // Damaged or truncated: salvage with zlib's streaming inflate.
         z_stream stream{};
@@ -129,14 +136,15 @@ Result<std::string> inflateAll(const std::string& path, const Buffer& in, Buffer
         }
         const uint64_t damagedAt = inPos + stream.total_in;
         inflateEnd(&stream);
-        warning = "the gzip data is damaged or cut short at compressed byte " + std::to_string(damagedAt)
-                  + "; what came before it was read";
+        warning = "the gzip data is damaged or cut short at compressed byte " +
+                  std::to_string(damagedAt) + "; what came before it was read";
         inPos = in.size();
         break;
     }
     libdeflate_free_decompressor(decompressor);
     if (outPos == 0 && !warning.empty())
-        return fileError(ErrorCode::Corrupt, path, "the gzip data is damaged; nothing could be inflated");
+        return fileError(ErrorCode::Corrupt, path,
+                         "the gzip data is damaged; nothing could be inflated");
     out.reserve(outPos + JsonInput::kPadding);
     out.resize(outPos);
     return warning;
@@ -148,8 +156,8 @@ std::optional<size_t> closeTruncatedJson(JsonInput& input)
 {
     const char* text = input.data();
     std::vector<char> stack;
-    std::vector<char> kept;           // the open brackets at the last complete element
-    std::optional<size_t> cut;        // just past that element
+    std::vector<char> kept;    // the open brackets at the last complete element
+    std::optional<size_t> cut; // just past that element
     bool inString = false, escaped = false;
     for (size_t i = 0; i < input.size; ++i) {
         const char c = text[i];
@@ -245,7 +253,8 @@ bool looksLikeJsonOrGzip(const std::string& path)
     return i < got && (head[i] == '{' || head[i] == '[');
 }
 
-Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& progress, uint64_t maxBytes)
+Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& progress,
+                                uint64_t maxBytes)
 {
     auto read = readAll(path, progress.sub(0.0, 0.3));
     if (!read)
@@ -268,18 +277,20 @@ Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& pr
         raw.shrink_to_fit();
         json = &inflated;
     } else if (raw.size() > maxBytes) {
-        return fileError(ErrorCode::Io, path, "is larger than " + std::to_string(maxBytes >> 20) + " MiB of JSON");
+        return fileError(ErrorCode::Io, path,
+                         "is larger than " + std::to_string(maxBytes >> 20) + " MiB of JSON");
     }
     progress.report(0.9);
     input.buffer = std::move(json == &raw ? raw : inflated);
-    if (input.buffer.size() >= 3 && uint8_t(input.buffer[0]) == 0xEF && uint8_t(input.buffer[1]) == 0xBB
-        && uint8_t(input.buffer[2]) == 0xBF)
+    if (input.buffer.size() >= 3 && uint8_t(input.buffer[0]) == 0xEF &&
+        uint8_t(input.buffer[1]) == 0xBB && uint8_t(input.buffer[2]) == 0xBF)
         input.begin = 3; // byte-order mark
     input.size = input.buffer.size() - input.begin;
     input.buffer.resize(input.buffer.size() + JsonInput::kPadding, ' ');
     if (!simdjson::validate_utf8(input.data(), input.size))
         if (const size_t replaced = repairUtf8(input.data(), input.size))
-            input.warnings.push_back(std::to_string(replaced) + " bytes were not valid UTF-8 and are shown as '?'");
+            input.warnings.push_back(std::to_string(replaced) +
+                                     " bytes were not valid UTF-8 and are shown as '?'");
     progress.report(1.0);
     return input;
 }

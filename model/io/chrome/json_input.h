@@ -20,14 +20,15 @@ struct JsonInput
     // Bytes left uninitialised when allocated (model/column.h): inflating 1 GB must not
     // first zero 1 GB.
     using Buffer = Column<char>;
-    Buffer buffer;            // [begin, begin + size) is the JSON, then kPadding spaces
-    size_t begin = 0;         // past a UTF-8 byte-order mark
+    Buffer buffer;    // [begin, begin + size) is the JSON, then kPadding spaces
+    size_t begin = 0; // past a UTF-8 byte-order mark
     size_t size = 0;
-    uint64_t fileBytes = 0;        // bytes on disk
+    uint64_t fileBytes = 0; // bytes on disk
     bool compressed = false;
     std::vector<std::string> warnings; // damage that was repaired or cut off
 
-    static constexpr size_t kPadding = 128; // SIMDJSON_PADDING (64), and room to close a cut-off array
+    static constexpr size_t kPadding =
+        128; // SIMDJSON_PADDING (64), and room to close a cut-off array
     const char* data() const { return buffer.data() + begin; }
     char* data() { return buffer.data() + begin; }
     size_t capacity() const { return buffer.size() - begin; } // size + padding

@@ -43,11 +43,11 @@ private:
     TraceRecords& m_r;
     Capture& m_c;
 
-    std::vector<ProcessKey> m_cpuPids;       // in rank order
+    std::vector<ProcessKey> m_cpuPids; // in rank order
     std::map<ProcessKey, int32_t> m_rankOfPid;
     std::map<int32_t, int32_t> m_ownerOfDevice; // device -> rank whose launches started its work
     int32_t m_firstRank = 0;
-    std::vector<uint32_t> m_laneTrack;          // lane -> track, kNoTrack until made
+    std::vector<uint32_t> m_laneTrack; // lane -> track, kNoTrack until made
     std::map<std::tuple<int32_t, int64_t, bool>, uint32_t> m_gpuTracks; // (device, stream, other)
     std::map<int32_t, uint32_t> m_processTracks;
     std::map<std::tuple<int32_t, int32_t, std::string>, uint32_t> m_counterTracks;
@@ -63,7 +63,8 @@ private:
     };
     std::vector<AsyncLane> m_asyncLanes;
     std::vector<RawInstant> m_asyncInstants; // 'n' events; lane = async lane
-    uint64_t m_unmatchedEnds = 0, m_unclosedBegins = 0, m_unmatchedAsyncEnds = 0, m_unclosedAsync = 0;
+    uint64_t m_unmatchedEnds = 0, m_unclosedBegins = 0, m_unmatchedAsyncEnds = 0,
+             m_unclosedAsync = 0;
 
     std::vector<uint32_t> m_eventOfSlice;              // slice -> event index
     std::vector<std::vector<uint32_t>> m_tracksOfLane; // lane -> tracks its slices went to
@@ -188,7 +189,8 @@ void TraceBuilder::pairAsyncs()
         i = j;
     }
     // Pack ids onto lanes per (pid, cat): an id takes the first lane free at its start.
-    std::stable_sort(ids.begin(), ids.end(), [](const IdRanges& a, const IdRanges& b) { return a.first < b.first; });
+    std::stable_sort(ids.begin(), ids.end(),
+                     [](const IdRanges& a, const IdRanges& b) { return a.first < b.first; });
     std::map<std::pair<ProcessKey, uint32_t>, std::vector<uint32_t>> lanesOf;
     for (auto& id : ids) {
         auto& lanes = lanesOf[{id.pid, id.cat}];
@@ -263,8 +265,8 @@ void TraceBuilder::assignRanks()
     std::set<int32_t> taken;
     for (const ProcessKey pid : m_cpuPids) {
         const auto meta = m_r.processes.find(pid);
-        if (meta != m_r.processes.end() && meta->second.rank && *meta->second.rank >= 0 && *meta->second.rank < INT32_MAX / 2
-            && taken.insert(int32_t(*meta->second.rank)).second)
+        if (meta != m_r.processes.end() && meta->second.rank && *meta->second.rank >= 0 &&
+            *meta->second.rank < INT32_MAX / 2 && taken.insert(int32_t(*meta->second.rank)).second)
             m_rankOfPid[pid] = int32_t(*meta->second.rank);
     }
     int64_t next = base;
@@ -281,7 +283,8 @@ void TraceBuilder::assignRanks()
     if (m_c.ranks.empty())
         m_c.ranks.push_back(m_firstRank);
     const int64_t seen = int64_t(m_c.ranks.back()) + 1;
-    m_c.numRanks = int32_t(std::clamp<int64_t>(std::max(m_r.worldSize.value_or(0), seen), 1, INT32_MAX));
+    m_c.numRanks =
+        int32_t(std::clamp<int64_t>(std::max(m_r.worldSize.value_or(0), seen), 1, INT32_MAX));
 }
 
 int32_t TraceBuilder::rankOf(ProcessKey pid) const
@@ -322,7 +325,9 @@ uint32_t TraceBuilder::gpuTrack(int32_t device, int64_t stream, const Lane& lane
         const auto meta = m_r.threads.find({lane.pid, lane.tid});
         std::string name = meta != m_r.threads.end() ? meta->second.name : std::string();
         if (other) { // syncs and other CPU-side records Kineto puts on a stream: beside its work
-            name = (stream < 0 ? "GPU " + std::to_string(device) : "stream " + std::to_string(stream)) + " syncs";
+            name = (stream < 0 ? "GPU " + std::to_string(device)
+                               : "stream " + std::to_string(stream)) +
+                   " syncs";
             track.sortKey = 1;
         }
         if (!name.empty())
@@ -368,7 +373,8 @@ uint32_t TraceBuilder::trackOfLane(uint32_t laneIndex)
         t.rank = rank;
         t.thread = lane.tid;
         const auto meta = m_r.threads.find({lane.pid, lane.tid});
-        t.sortKey = meta != m_r.threads.end() && meta->second.sortIndex ? *meta->second.sortIndex : lane.tid;
+        t.sortKey = meta != m_r.threads.end() && meta->second.sortIndex ? *meta->second.sortIndex
+                                                                        : lane.tid;
         track = addTrack(m_c, t).value;
         ThreadInfo info;
         info.rank = rank;
@@ -383,7 +389,8 @@ uint32_t TraceBuilder::trackOfLane(uint32_t laneIndex)
     return track;
 }
 
-uint32_t TraceBuilder::counterTrack(int32_t rank, int32_t device, const std::string& name, const char* unit)
+uint32_t TraceBuilder::counterTrack(int32_t rank, int32_t device, const std::string& name,
+                                    const char* unit)
 {
     auto [it, added] = m_counterTracks.try_emplace({rank, device, name}, kNoTrack);
     if (added) {
@@ -413,7 +420,8 @@ void TraceBuilder::layOut()
             launchOf.emplace(correlation, slice);
         std::map<int32_t, std::map<int32_t, uint64_t>> votes;
         for (const RawGpuActivity& activity : m_r.gpuActivities) {
-            const auto it = activity.correlation ? launchOf.find(activity.correlation) : launchOf.end();
+            const auto it =
+                activity.correlation ? launchOf.find(activity.correlation) : launchOf.end();
             if (it == launchOf.end())
                 continue;
             const Lane& gpuLane = m_r.lanes[slices[activity.slice].lane];
@@ -424,7 +432,9 @@ void TraceBuilder::layOut()
         }
         for (const auto& [device, ranks] : votes)
             m_ownerOfDevice[device] =
-                std::max_element(ranks.begin(), ranks.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+                std::max_element(ranks.begin(), ranks.end(), [](auto& a, auto& b) {
+                    return a.second < b.second;
+                })->first;
     }
 
     // Tracks of every slice, then regions keyed by (name, kind).
@@ -435,8 +445,9 @@ void TraceBuilder::layOut()
         track.rank = rankOf(lane.pid);
         track.task = int64_t(&lane - m_asyncLanes.data());
         std::string name = m_c.strings.text(NameId{lane.cat});
-        track.name = m_c.strings.intern((name.empty() ? std::string("async") : name + " async")
-                                        + (lane.number > 1 ? " " + std::to_string(lane.number) : std::string()));
+        track.name = m_c.strings.intern(
+            (name.empty() ? std::string("async") : name + " async") +
+            (lane.number > 1 ? " " + std::to_string(lane.number) : std::string()));
         track.sortKey = int64_t(lane.number);
         lane.track = addTrack(m_c, track).value;
     }
@@ -476,7 +487,8 @@ void TraceBuilder::layOut()
     }
     std::vector<uint32_t> byKey(keys.size());
     std::iota(byKey.begin(), byKey.end(), 0u);
-    std::sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+    std::sort(byKey.begin(), byKey.end(),
+              [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
     std::vector<uint32_t> finalRow(keys.size());
     for (uint32_t row = 0; row < byKey.size(); ++row) {
         finalRow[byKey[row]] = row;
@@ -504,7 +516,8 @@ void TraceBuilder::layOut()
         return slices[a].end > slices[b].end;
     };
     for (uint32_t row = 0; row < rowCount; ++row) {
-        auto first = order.begin() + int64_t(offsets[row]), last = order.begin() + int64_t(offsets[row + 1]);
+        auto first = order.begin() + int64_t(offsets[row]),
+             last = order.begin() + int64_t(offsets[row + 1]);
         if (!std::is_sorted(first, last, before))
             std::stable_sort(first, last, before);
         m_c.rows[row].offset = offsets[row];
@@ -536,7 +549,8 @@ void TraceBuilder::layOut()
     for (const RowSource& source : m_r.rowSources) {
         const auto kind = regionKindFromName(source.kind).value_or(RegionKind::Cpu);
         for (auto& row : m_c.rows) {
-            if (row.rank != source.rank || m_c.regionKind(row.region) != kind || m_c.regionName(row.region) != source.name)
+            if (row.rank != source.rank || m_c.regionKind(row.region) != kind ||
+                m_c.regionName(row.region) != source.name)
                 continue;
             row.sourceFile = m_c.strings.intern(source.file);
             row.sourceText = m_c.strings.intern(source.text);
@@ -565,10 +579,11 @@ void TraceBuilder::addGpuActivities()
     for (const RawGpuActivity& activity : m_r.gpuActivities) {
         const uint32_t event = m_eventOfSlice[activity.slice];
         if (activity.kernel)
-            m_c.gpuActivities.addKernel(event, activity.correlation, activity.context, *activity.kernel);
+            m_c.gpuActivities.addKernel(event, activity.correlation, activity.context,
+                                        *activity.kernel);
         else if (activity.copyBytes)
-            m_c.gpuActivities.addCopy(event, activity.correlation, activity.context, *activity.copyBytes,
-                                      activity.copyKind);
+            m_c.gpuActivities.addCopy(event, activity.correlation, activity.context,
+                                      *activity.copyBytes, activity.copyKind);
         else
             m_c.gpuActivities.addOther(event, activity.correlation, activity.context);
     }
@@ -588,8 +603,8 @@ void TraceBuilder::addInstants()
         m_c.instants.add(instant.ts, TrackId{track}, NameId{instant.name}, ArgsRef{instant.args});
     }
     for (const RawInstant& instant : m_asyncInstants)
-        m_c.instants.add(instant.ts, TrackId{m_asyncLanes[instant.lane].track}, NameId{instant.name},
-                         ArgsRef{instant.args});
+        m_c.instants.add(instant.ts, TrackId{m_asyncLanes[instant.lane].track},
+                         NameId{instant.name}, ArgsRef{instant.args});
     m_c.instants.finish();
 }
 
@@ -616,7 +631,8 @@ void TraceBuilder::addMemory()
         // PyTorch's caching allocator reports its totals after each event: the counters.
         auto sample = [&](const char* name, const std::optional<int64_t>& value) {
             if (value)
-                seriesOf(counterTrack(rank, memory.device, name, "bytes")).add(memory.ts, double(*value));
+                seriesOf(counterTrack(rank, memory.device, name, "bytes"))
+                    .add(memory.ts, double(*value));
         };
         sample(memory.device < 0 ? "host allocated" : "allocated", memory.totalAllocated);
         sample(memory.device < 0 ? "host reserved" : "reserved", memory.totalReserved);
@@ -627,7 +643,8 @@ void TraceBuilder::addMemory()
 std::string TraceBuilder::processLabel(ProcessKey pid) const
 {
     const auto named = m_r.stringPids.find(std::to_string(pid));
-    std::string label = named != m_r.stringPids.end() ? "\"" + named->second + "\"" : "pid " + std::to_string(pid);
+    std::string label =
+        named != m_r.stringPids.end() ? "\"" + named->second + "\"" : "pid " + std::to_string(pid);
     const auto meta = m_r.processes.find(pid);
     if (meta != m_r.processes.end() && !meta->second.name.empty())
         label += " " + meta->second.name;
@@ -649,7 +666,8 @@ void TraceBuilder::addMetadata()
         v.integer = value;
         return v;
     };
-    metadata.push_back({"format", text(m_r.kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace")});
+    metadata.push_back(
+        {"format", text(m_r.kineto ? "PyTorch profiler (Kineto) trace" : "Chrome trace")});
     MetadataValue processes;
     processes.kind = MetadataValue::Kind::StringList;
     for (const ProcessKey pid : m_cpuPids)
@@ -677,12 +695,12 @@ void TraceBuilder::addMetadata()
     warn(m_unmatchedAsyncEnds, "async 'e' events end an id that is not open; left out");
     warn(m_unclosedAsync, "async ranges never ended; kept as calls that never closed");
     if (m_r.skippedEvents)
-        m_c.warnings.push_back({std::to_string(m_r.skippedEvents) + " events could not be used; first: "
-                                    + m_r.firstSkipped,
+        m_c.warnings.push_back({std::to_string(m_r.skippedEvents) +
+                                    " events could not be used; first: " + m_r.firstSkipped,
                                 {}});
     for (const auto& [phase, count] : m_r.unknownPhases)
-        m_c.warnings.push_back({std::to_string(count) + " events of phase '" + phase
-                                    + "' are not shown (spanscope does not read that phase)",
+        m_c.warnings.push_back({std::to_string(count) + " events of phase '" + phase +
+                                    "' are not shown (spanscope does not read that phase)",
                                 {}});
 }
 
@@ -701,10 +719,11 @@ Status TraceBuilder::build(const ProgressRange& progress)
     addGpuActivities();
     FlowStats flowStats = linkFlows(m_r, m_c, m_eventOfSlice, m_tracksOfLane);
     if (flowStats.dangling)
-        m_c.warnings.push_back({std::to_string(flowStats.dangling)
-                                    + " flow events have no other end in the trace (a finish without a start, "
-                                      "or no slice on their thread to attach to); those arrows are left out",
-                                {}});
+        m_c.warnings.push_back(
+            {std::to_string(flowStats.dangling) +
+                 " flow events have no other end in the trace (a finish without a start, "
+                 "or no slice on their thread to attach to); those arrows are left out",
+             {}});
     progress.report(0.8);
     addInstants();
     addCounters();

@@ -24,8 +24,9 @@ struct TrackSlices
         std::vector<int32_t> open;
         for (size_t i = 0; i < events.size(); ++i) {
             const int64_t start = e.start[events[i]];
-            while (!open.empty() && e.end[events[size_t(open.back())]] <= start
-                   && !(e.start[events[size_t(open.back())]] == start && e.end[events[size_t(open.back())]] == start))
+            while (!open.empty() && e.end[events[size_t(open.back())]] <= start &&
+                   !(e.start[events[size_t(open.back())]] == start &&
+                     e.end[events[size_t(open.back())]] == start))
                 open.pop_back();
             parent[i] = open.empty() ? -1 : open.back();
             open.push_back(int32_t(i));
@@ -63,7 +64,8 @@ int phaseRank(char phase)
 
 } // namespace
 
-FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::vector<uint32_t>& eventOfSlice,
+FlowStats linkFlows(const TraceRecords& records, Capture& capture,
+                    const std::vector<uint32_t>& eventOfSlice,
                     const std::vector<std::vector<uint32_t>>& laneTracks)
 {
     FlowStats stats;
@@ -131,12 +133,14 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
             int64_t bound = -1;
             for (const uint32_t track : laneTracks[flow.lane]) {
                 const TrackSlices& slices = byTrack[track];
-                const int64_t candidate = flow.enclosing ? slices.enclosing(e, flow.ts) : slices.next(e, flow.ts);
+                const int64_t candidate =
+                    flow.enclosing ? slices.enclosing(e, flow.ts) : slices.next(e, flow.ts);
                 if (candidate < 0)
                     continue;
-                const bool better = bound < 0
-                                    || (flow.enclosing ? e.start[size_t(candidate)] > e.start[size_t(bound)]
-                                                       : e.start[size_t(candidate)] < e.start[size_t(bound)]);
+                const bool better =
+                    bound < 0 ||
+                    (flow.enclosing ? e.start[size_t(candidate)] > e.start[size_t(bound)]
+                                    : e.start[size_t(candidate)] < e.start[size_t(bound)]);
                 if (better)
                     bound = candidate;
             }
@@ -156,9 +160,10 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::ve
             }
             // Kineto's ac2g flows also link runtime calls to syncs; only links to GPU work
             // are launches.
-            const FlowKind kind = flow.kind == FlowKind::Launch && capture.gpuActivities.rowOf(uint32_t(bound)) < 0
-                                      ? FlowKind::User
-                                      : flow.kind;
+            const FlowKind kind =
+                flow.kind == FlowKind::Launch && capture.gpuActivities.rowOf(uint32_t(bound)) < 0
+                    ? FlowKind::User
+                    : flow.kind;
             if (kind == FlowKind::Launch && launched.count(uint32_t(bound)))
                 continue;
             if (previous != bound && linked.emplace(uint32_t(previous), uint32_t(bound)).second)

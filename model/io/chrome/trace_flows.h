@@ -22,7 +22,8 @@ struct FlowStats
 // event binds to the best slice of any of them: the enclosing one that starts last, or
 // the next one that starts first. Fills capture.flows (finished). Needs the capture's
 // event columns laid out and gpuActivities finished.
-FlowStats linkFlows(const TraceRecords& records, Capture& capture, const std::vector<uint32_t>& eventOfSlice,
+FlowStats linkFlows(const TraceRecords& records, Capture& capture,
+                    const std::vector<uint32_t>& eventOfSlice,
                     const std::vector<std::vector<uint32_t>>& laneTracks);
 
 } // namespace spanscope::model::io::chrome

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <string_view>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -26,7 +26,7 @@ using ThreadKey = int64_t;
 // args a (device, stream) pair.
 struct LaneKey
 {
-    bool gpu = false;  // true: (a, b) = (device, stream); false: (pid, tid)
+    bool gpu = false; // true: (a, b) = (device, stream); false: (pid, tid)
     int64_t a = 0, b = 0;
     auto operator<=>(const LaneKey&) const = default;
 };
@@ -46,7 +46,7 @@ struct RawSlice
     uint32_t name = 0, cat = 0; // NameId values
     uint32_t lane = 0;          // index into TraceRecords::lanes, or an async lane (asyncLane set)
     RegionKind kind = RegionKind::Cpu;
-    bool asyncLane = false;     // `lane` indexes TraceRecords::asyncLanes
+    bool asyncLane = false; // `lane` indexes TraceRecords::asyncLanes
 };
 
 // Attributes of a GPU activity slice from its args.
@@ -74,10 +74,10 @@ struct RawAsync
     int64_t ts = 0;
     uint64_t args = ArgsRef::kNone;
     uint32_t name = 0, cat = 0;
-    uint32_t key = 0;   // index into TraceRecords::asyncKeys: (cat, id, scope)
+    uint32_t key = 0; // index into TraceRecords::asyncKeys: (cat, id, scope)
     ProcessKey pid = 0;
     uint32_t order = 0;
-    char phase = 'b';   // 'b' begin, 'e' end, 'n' instant
+    char phase = 'b'; // 'b' begin, 'e' end, 'n' instant
 };
 
 struct RawFlow
@@ -89,7 +89,7 @@ struct RawFlow
     uint64_t key = 0;
     uint32_t lane = 0;
     uint32_t order = 0;
-    char phase = 's';  // 's' start, 't' step, 'f' finish
+    char phase = 's';      // 's' start, 't' step, 'f' finish
     bool enclosing = true; // binds to the enclosing slice; false: the next slice to start
     FlowKind kind = FlowKind::User;
 };
@@ -161,7 +161,8 @@ struct TraceRecords
     std::map<LaneKey, uint32_t> laneOf;
     std::vector<RawSlice> slices;
     std::vector<RawGpuActivity> gpuActivities;
-    std::vector<std::pair<uint32_t, uint64_t>> launchCorrelations; // (slice, correlation) of runtime calls
+    std::vector<std::pair<uint32_t, uint64_t>>
+        launchCorrelations; // (slice, correlation) of runtime calls
     std::vector<RawBeginEnd> beginEnds;
     std::vector<RawAsync> asyncs;
     std::vector<std::string> asyncKeys;
@@ -180,10 +181,10 @@ struct TraceRecords
     Metadata metadata;
     std::vector<Warning> warnings;
     std::map<std::string, uint64_t> unknownPhases; // phase -> events not shown
-    uint64_t skippedEvents = 0;   // events whose fields had the wrong type
-    std::string firstSkipped;     // what was wrong with the first, and where
-    uint64_t profilerSpans = 0;   // Kineto's "Trace" spans left out of the regions
-    bool kineto = false;          // the file looks like a PyTorch profiler trace
+    uint64_t skippedEvents = 0;                    // events whose fields had the wrong type
+    std::string firstSkipped;                      // what was wrong with the first, and where
+    uint64_t profilerSpans = 0;                    // Kineto's "Trace" spans left out of the regions
+    bool kineto = false;                           // the file looks like a PyTorch profiler trace
     bool spanscopeExport = false; // written by spanscope: "spanscope.*" args carry GPU/await ns
     std::vector<RawCallExtras> extras;
     std::vector<RowSource> rowSources;

@@ -1,11 +1,12 @@
 #include "trace_walk.h"
 
 #include "decimal_time.h"
-
-#include <simdjson.h>
+#include "json_values.h"
+#include "trace_header.h"
 
 #include <algorithm>
 #include <cstring>
+#include <simdjson.h>
 
 namespace spanscope::model::io::chrome {
 
@@ -14,71 +15,6 @@ namespace sj = simdjson::ondemand;
 namespace {
 
 constexpr size_t kMaxNameBytes = 64 * 1024; // longer names are cut: a 2 GB "name" stays usable
-constexpr size_t kMaxMetadataBytes = 4096;  // top-level values shown as metadata text
-
-// The first `bytes` bytes of `text`, not splitting a UTF-8 sequence.
-std::string_view utf8Prefix(std::string_view text, size_t bytes)
-{
-    if (text.size() <= bytes)
-        return text;
-    while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80)
-        --bytes;
-    return text.substr(0, bytes);
-}
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
-        text.remove_suffix(1);
-    return text;
-}
-
-// A JSON value's text: a string's contents, a scalar's token; empty for anything else. A
-// string without escapes is viewed where it lies in the input: no copy into the parser's
-// string buffer, whose pages would otherwise have to be faulted in for every name.
-bool scalarText(sj::value value, std::string_view& text)
-{
-    sj::json_type type;
-    if (value.type().get(type))
-        return false;
-    if (type == sj::json_type::string) {
-        const std::string_view token = trimmed(value.raw_json_token());
-        if (token.size() >= 2 && token.back() == '"' && token.find('\\') == std::string_view::npos) {
-            text = token.substr(1, token.size() - 2);
-            return true;
-        }
-        return !value.get_string().get(text);
-    }
-    if (type == sj::json_type::number || type == sj::json_type::boolean) {
-        text = trimmed(value.raw_json_token());
-        return true;
-    }
-    return false;
-}
-
-std::optional<int64_t> integerOf(sj::value value)
-{
-    std::string_view text;
-    if (!scalarText(value, text))
-        return std::nullopt;
-    return decimalToInt64(text);
-}
-
-std::optional<double> numberOf(sj::value value)
-{
-    sj::json_type type;
-    if (value.type().get(type))
-        return std::nullopt;
-    double number = 0;
-    if (type == sj::json_type::number && !value.get_double().get(number))
-        return number;
-    if (type == sj::json_type::boolean) {
-        bool flag = false;
-        if (!value.get_bool().get(flag))
-            return flag ? 1.0 : 0.0;
-    }
-    return std::nullopt;
-}
 
 CopyKind copyKindFromName(std::string_view name)
 {
@@ -87,9 +23,10 @@ CopyKind copyKindFromName(std::string_view name)
         const char* text;
         CopyKind kind;
     };
-    static constexpr Known known[] = {{"HtoD", CopyKind::HostToDevice},   {"DtoH", CopyKind::DeviceToHost},
-                                      {"DtoD", CopyKind::DeviceToDevice}, {"HtoH", CopyKind::HostToHost},
-                                      {"PtoP", CopyKind::PeerToPeer},     {"Peer", CopyKind::PeerToPeer}};
+    static constexpr Known known[] = {
+        {"HtoD", CopyKind::HostToDevice},   {"DtoH", CopyKind::DeviceToHost},
+        {"DtoD", CopyKind::DeviceToDevice}, {"HtoH", CopyKind::HostToHost},
+        {"PtoP", CopyKind::PeerToPeer},     {"Peer", CopyKind::PeerToPeer}};
     for (const auto& k : known)
         if (name.find(k.text) != std::string_view::npos)
             return k.kind;
@@ -114,27 +51,13 @@ bool isLaunchCategory(std::string_view cat)
     return cat == "cuda_runtime" || cat == "cuda_driver";
 }
 
-// FNV-1a over the bytes, then a 64-bit finalizer (splitmix): stable, and well spread.
-uint64_t hashText(std::string_view text)
-{
-    uint64_t hash = 1469598103934665603ull;
-    for (const char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 1099511628211ull;
-    }
-    hash ^= hash >> 30;
-    hash *= 0xbf58476d1ce4e5b9ull;
-    hash ^= hash >> 27;
-    hash *= 0x94d049bb133111ebull;
-    return hash ^ (hash >> 31);
-}
-
 // The fields of one event, as found in any order.
 struct Fields
 {
     std::string_view ph, cat, name, id, bp, scope, idScope, args;
     std::optional<int64_t> ts, dur;
-    bool hasPid = false, hasTid = false, hasTs = false, hasDur = false, hasId = false, idGlobal = false;
+    bool hasPid = false, hasTid = false, hasTs = false, hasDur = false, hasId = false,
+         idGlobal = false;
     int64_t pid = 0, tid = 0;
     std::string bad; // why the event cannot be used, empty if it can
 };
@@ -146,13 +69,12 @@ public:
            const ChromeImportOptions& options, const ProgressRange& progress)
         : m_input(input), m_path(path), m_capture(capture), m_records(records), m_options(options),
           m_progress(progress)
-    {}
+    {
+    }
 
     Status run();
 
 private:
-    void topLevel(std::string_view key, sj::value value);
-    void readSpanscopeHeader(sj::value value);
     void walkEvents(sj::array events);
     void readFields(sj::object event, Fields& f);
     void handle(const Fields& f, size_t offset);
@@ -183,7 +105,10 @@ private:
     void flow(const Fields& f);
     void async(const Fields& f);
     void metadataEvent(const Fields& f);
-    uint32_t cpuLane(const Fields& f) { return m_records.lane({false, f.pid, f.tid}, f.pid, f.tid); }
+    uint32_t cpuLane(const Fields& f)
+    {
+        return m_records.lane({false, f.pid, f.tid}, f.pid, f.tid);
+    }
     const std::string& idKey(const Fields& f, bool processLocal);
     std::string m_key; // idKey()'s buffer
 
@@ -208,7 +133,8 @@ int64_t Walker::keyOf(sj::value value, bool& ok)
     if (const auto number = decimalToInt64(text))
         return *number;
     // A string pid/tid ("Spans", "") gets a synthetic key far from any real id.
-    auto [it, added] = m_stringKeys.try_emplace(std::string(text), INT64_MIN / 2 + int64_t(m_stringKeys.size()));
+    auto [it, added] =
+        m_stringKeys.try_emplace(std::string(text), INT64_MIN / 2 + int64_t(m_stringKeys.size()));
     if (added)
         m_records.stringPids[std::to_string(it->second)] = std::string(text);
     return it->second;
@@ -441,11 +367,16 @@ void Walker::complete(const Fields& f, size_t offset)
                 else if (key == "context")
                     activity.context = uint32_t(integerOf(value).value_or(0));
                 else if (key == "registers per thread")
-                    shape.registersPerThread = uint16_t(std::clamp<int64_t>(integerOf(value).value_or(0), 0, 65535)), shaped = true;
+                    shape.registersPerThread =
+                        uint16_t(std::clamp<int64_t>(integerOf(value).value_or(0), 0, 65535)),
+                    shaped = true;
                 else if (key == "shared memory")
-                    shape.sharedMemoryBytes = uint32_t(std::clamp<int64_t>(integerOf(value).value_or(0), 0, UINT32_MAX)), shaped = true;
+                    shape.sharedMemoryBytes =
+                        uint32_t(std::clamp<int64_t>(integerOf(value).value_or(0), 0, UINT32_MAX)),
+                    shaped = true;
                 else if (key == "bytes")
-                    activity.copyBytes = uint64_t(std::max<int64_t>(0, integerOf(value).value_or(0)));
+                    activity.copyBytes =
+                        uint64_t(std::max<int64_t>(0, integerOf(value).value_or(0)));
                 else if (key == "grid" || key == "block") {
                     sj::array dims;
                     if (value.get_array().get(dims))
@@ -457,7 +388,8 @@ void Walker::complete(const Fields& f, size_t offset)
                         if (dim.get(v))
                             break;
                         if (k < 3)
-                            target[k++] = uint32_t(std::clamp<int64_t>(integerOf(v).value_or(0), 0, UINT32_MAX));
+                            target[k++] = uint32_t(
+                                std::clamp<int64_t>(integerOf(v).value_or(0), 0, UINT32_MAX));
                     }
                     shaped = true;
                 }
@@ -492,8 +424,10 @@ void Walker::complete(const Fields& f, size_t offset)
                     if (field.unescaped_key().get(key) || field.value().get(value))
                         break;
                     if (key == "correlation") {
-                        if (const auto correlation = integerOf(value); correlation && *correlation > 0)
-                            m_records.launchCorrelations.emplace_back(index, uint64_t(*correlation));
+                        if (const auto correlation = integerOf(value);
+                            correlation && *correlation > 0)
+                            m_records.launchCorrelations.emplace_back(index,
+                                                                      uint64_t(*correlation));
                         break;
                     }
                 }
@@ -552,8 +486,9 @@ void Walker::instant(const Fields& f)
                     memory.totalReserved = integerOf(value);
             }
         // c10::DeviceType: 1 is CUDA (ROCm builds report their GPUs as CUDA too).
-        memory.device = deviceType == 1 && deviceId >= 0 && deviceId <= INT32_MAX ? int32_t(deviceId)
-                                                                                  : AllocationTable::kHost;
+        memory.device = deviceType == 1 && deviceId >= 0 && deviceId <= INT32_MAX
+                            ? int32_t(deviceId)
+                            : AllocationTable::kHost;
         m_records.memory.push_back(memory);
         return;
     }
@@ -620,7 +555,9 @@ void Walker::flow(const Fields& f)
     // Chrome: a start or step binds to the slice enclosing it; a finish to the next slice
     // to begin, unless "bp": "e" binds it to the enclosing one.
     record.enclosing = record.phase != 'f' || f.bp == "e";
-    record.kind = f.cat == "ac2g" ? FlowKind::Launch : f.cat == "fwdbwd" ? FlowKind::ForwardBackward : FlowKind::User;
+    record.kind = f.cat == "ac2g"     ? FlowKind::Launch
+                  : f.cat == "fwdbwd" ? FlowKind::ForwardBackward
+                                      : FlowKind::User;
     // Flow ids link events across processes (a CPU launch to its kernel on the GPU "pid").
     std::string& key = m_key;
     idKey(f, false);
@@ -676,207 +613,6 @@ void Walker::metadataEvent(const Fields& f)
     }
 }
 
-// The JSON text of an array whose elements are all strings, as a list; false otherwise.
-bool listOfStrings(std::string_view raw, std::vector<std::string>& list)
-{
-    simdjson::padded_string padded(raw);
-    sj::parser parser;
-    sj::document doc;
-    sj::array array;
-    if (parser.iterate(padded).get(doc) || doc.get_array().get(array))
-        return false;
-    std::vector<std::string> items;
-    for (auto element : array) {
-        std::string_view text;
-        if (element.get_string().get(text))
-            return false;
-        items.emplace_back(text.substr(0, kMaxMetadataBytes));
-    }
-    list = std::move(items);
-    return true;
-}
-
-void addMetadata(Metadata& metadata, std::string key, sj::value value)
-{
-    MetadataValue entry;
-    sj::json_type type;
-    if (value.type().get(type))
-        return;
-    std::string_view text;
-    if (type == sj::json_type::string && !value.get_string().get(text)) {
-        entry.kind = MetadataValue::Kind::String;
-        entry.text = std::string(text.substr(0, kMaxMetadataBytes));
-    } else if (type == sj::json_type::number) {
-        text = trimmed(value.raw_json_token());
-        if (const auto integer = decimalToInt64(text)) {
-            entry.kind = MetadataValue::Kind::Integer;
-            entry.integer = *integer;
-        } else {
-            entry.kind = MetadataValue::Kind::Float;
-            double number = 0;
-            if (value.get_double().get(number))
-                return;
-            entry.number = number;
-        }
-    } else if (type == sj::json_type::boolean) {
-        entry.kind = MetadataValue::Kind::Bool;
-        bool flag = false;
-        if (value.get_bool().get(flag))
-            return;
-        entry.flag = flag;
-    } else if (type == sj::json_type::object || type == sj::json_type::array) {
-        std::string_view raw;
-        bool ok = false;
-        if (type == sj::json_type::object) {
-            sj::object object;
-            ok = !value.get_object().get(object) && !object.raw_json().get(raw);
-        } else {
-            sj::array array;
-            ok = !value.get_array().get(array) && !array.raw_json().get(raw);
-        }
-        if (!ok)
-            return;
-        if (type == sj::json_type::array && listOfStrings(trimmed(raw), entry.list)) {
-            entry.kind = MetadataValue::Kind::StringList;
-        } else {
-            entry.kind = MetadataValue::Kind::String;
-            entry.text = std::string(trimmed(raw).substr(0, kMaxMetadataBytes));
-        }
-    } else {
-        return;
-    }
-    metadata.push_back({std::move(key), std::move(entry)});
-}
-
-void Walker::readSpanscopeHeader(sj::value value)
-{
-    sj::object header;
-    if (value.get_object().get(header))
-        return;
-    for (auto field : header) {
-        std::string_view key;
-        sj::value v;
-        if (field.unescaped_key().get(key) || field.value().get(v))
-            break;
-        sj::array rows;
-        if (key != "rows" || v.get_array().get(rows))
-            continue;
-        for (auto element : rows) {
-            sj::object row;
-            if (element.get_object().get(row))
-                continue;
-            RowSource source;
-            for (auto part : row) {
-                std::string_view name, text;
-                sj::value item;
-                if (part.unescaped_key().get(name) || part.value().get(item))
-                    break;
-                if (name == "name" && scalarText(item, text))
-                    source.name = std::string(text);
-                else if (name == "kind" && scalarText(item, text))
-                    source.kind = std::string(text);
-                else if (name == "rank")
-                    source.rank = integerOf(item).value_or(0);
-                else if (name == "source_file" && scalarText(item, text))
-                    source.file = std::string(text);
-                else if (name == "source_text" && scalarText(item, text))
-                    source.text = std::string(text);
-                else if (name == "source_line")
-                    source.line = integerOf(item).value_or(-1);
-                else if (name == "tags") {
-                    sj::array tags;
-                    if (!item.get_array().get(tags))
-                        for (auto tag : tags)
-                            if (std::string_view t; !tag.get_string().get(t))
-                                source.tags.emplace_back(t);
-                }
-            }
-            m_records.rowSources.push_back(std::move(source));
-        }
-    }
-}
-
-void Walker::topLevel(std::string_view key, sj::value value)
-{
-    if (key == "schemaVersion" || key == "traceName")
-        m_records.kineto = true;
-    if (key == "spanscope") {
-        m_records.spanscopeExport = true;
-        readSpanscopeHeader(value);
-        return;
-    }
-    if (key == "deviceProperties") {
-        sj::array devices;
-        if (value.get_array().get(devices))
-            return;
-        for (auto element : devices) {
-            sj::object device;
-            if (element.get_object().get(device))
-                continue;
-            DeviceInfo info;
-            for (auto field : device) {
-                std::string_view name;
-                sj::value v;
-                if (field.unescaped_key().get(name) || field.value().get(v))
-                    break;
-                std::string_view text;
-                if (name == "id")
-                    info.device = int32_t(std::clamp<int64_t>(integerOf(v).value_or(0), 0, INT32_MAX));
-                else if (name == "name" && scalarText(v, text))
-                    info.name = m_capture.strings.intern(text.substr(0, 256));
-                else if (name == "totalGlobalMem")
-                    info.totalMemoryBytes = integerOf(v).value_or(-1);
-                else if (name == "numSms")
-                    info.multiprocessors = int32_t(std::clamp<int64_t>(integerOf(v).value_or(-1), -1, INT32_MAX));
-                else if (name == "computeMajor")
-                    info.computeMajor = int32_t(std::clamp<int64_t>(integerOf(v).value_or(-1), -1, INT32_MAX));
-                else if (name == "computeMinor")
-                    info.computeMinor = int32_t(std::clamp<int64_t>(integerOf(v).value_or(-1), -1, INT32_MAX));
-                else if (name == "warpSize")
-                    info.warpSize = int32_t(std::clamp<int64_t>(integerOf(v).value_or(-1), -1, INT32_MAX));
-            }
-            m_records.devices.push_back(info);
-        }
-        return;
-    }
-    if (key == "distributedInfo") {
-        sj::object info;
-        if (value.get_object().get(info))
-            return;
-        for (auto field : info) {
-            std::string_view name;
-            sj::value v;
-            if (field.unescaped_key().get(name) || field.value().get(v))
-                break;
-            if (name == "rank")
-                m_records.distributedRank = integerOf(v);
-            else if (name == "world_size")
-                m_records.worldSize = integerOf(v);
-            else if (name == "backend")
-                addMetadata(m_records.metadata, "distributed_backend", v);
-        }
-        return;
-    }
-    if (key == "otherData" || key == "metadata") {
-        sj::object object;
-        if (value.get_object().get(object))
-            return;
-        for (auto field : object) {
-            std::string_view name;
-            sj::value v;
-            if (field.unescaped_key().get(name) || field.value().get(v))
-                break;
-            addMetadata(m_records.metadata, std::string(name), v);
-        }
-        return;
-    }
-    if (key == "systemTraceEvents" || key == "stackFrames" || key == "samples" || key == "powerTraceAsString") {
-        m_records.warnings.push_back({"the trace's '" + std::string(key) + "' are not shown", {}});
-        return;
-    }
-    addMetadata(m_records.metadata, std::string(key), value);
-}
-
 // The Chrome array form may end without its ']' (a tracer that was stopped mid-write).
 void closeOpenArray(JsonInput& input)
 {
@@ -913,22 +649,28 @@ Status Walker::run()
     sj::document doc;
     auto iterateError = m_parser.iterate(m_input.data(), m_input.size, m_input.capacity()).get(doc);
     // A file cut short: parse what precedes the cut, and say so.
-    const bool incomplete = iterateError == simdjson::UNCLOSED_STRING
-                            || iterateError == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
-                            || (!iterateError && doc.type().error() == simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+    const bool incomplete =
+        iterateError == simdjson::UNCLOSED_STRING ||
+        iterateError == simdjson::INCOMPLETE_ARRAY_OR_OBJECT ||
+        (!iterateError && doc.type().error() == simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
     if (incomplete) {
         const size_t fullSize = m_input.size;
         if (const auto cut = closeTruncatedJson(m_input)) {
-            iterateError = m_parser.iterate(m_input.data(), m_input.size, m_input.capacity()).get(doc);
+            iterateError =
+                m_parser.iterate(m_input.data(), m_input.size, m_input.capacity()).get(doc);
             if (!iterateError)
-                m_records.warnings.push_back({"the file is cut short: it ends inside a value at byte "
-                                                  + std::to_string(fullSize) + "; what came before byte "
-                                                  + std::to_string(*cut) + " was read",
-                                              {}});
+                m_records.warnings.push_back(
+                    {"the file is cut short: it ends inside a value at byte " +
+                         std::to_string(fullSize) + "; what came before byte " +
+                         std::to_string(*cut) + " was read",
+                     {}});
         }
     }
     if (iterateError)
-        return Error{ErrorCode::Corrupt, std::string("is not JSON: ") + simdjson::error_message(iterateError), m_path, {}};
+        return Error{ErrorCode::Corrupt,
+                     std::string("is not JSON: ") + simdjson::error_message(iterateError),
+                     m_path,
+                     {}};
     try {
         sj::json_type type = doc.type();
         if (type == sj::json_type::array) {
@@ -944,15 +686,19 @@ Status Walker::run()
                     if (m_cancelled)
                         break;
                 } else {
-                    topLevel(key, value);
+                    readTopLevel(key, value, m_capture, m_records);
                 }
             }
             if (!sawEvents)
                 return Error{ErrorCode::InvalidSchema,
-                             "has no \"traceEvents\" array: this JSON is not a Chrome trace", m_path, {}};
+                             "has no \"traceEvents\" array: this JSON is not a Chrome trace",
+                             m_path,
+                             {}};
         } else {
-            return Error{ErrorCode::InvalidSchema, "is JSON but neither an object nor an array of trace events",
-                         m_path, {}};
+            return Error{ErrorCode::InvalidSchema,
+                         "is JSON but neither an object nor an array of trace events",
+                         m_path,
+                         {}};
         }
     } catch (const simdjson::simdjson_error& error) {
         size_t offset = 0;
@@ -962,11 +708,13 @@ Status Walker::run()
         const uint64_t kept = m_events;
         if (kept == 0 && m_records.slices.size() == before)
             return Error{ErrorCode::Corrupt,
-                         "is not a valid trace: " + std::string(error.what()) + " at byte " + std::to_string(offset),
-                         m_path, {}};
-        m_records.warnings.push_back({"the JSON is damaged or cut short near byte " + std::to_string(offset) + " ("
-                                          + error.what() + "); the " + std::to_string(kept)
-                                          + " events before it were read",
+                         "is not a valid trace: " + std::string(error.what()) + " at byte " +
+                             std::to_string(offset),
+                         m_path,
+                         {}};
+        m_records.warnings.push_back({"the JSON is damaged or cut short near byte " +
+                                          std::to_string(offset) + " (" + error.what() + "); the " +
+                                          std::to_string(kept) + " events before it were read",
                                       {}});
     }
     if (m_cancelled)
