@@ -1,19 +1,26 @@
 #include "gpu_activity.h"
 
+#include "../tables/permutation.h"
+
 #include <algorithm>
-#include <numeric>
 
 namespace spanscope::model {
 
 const char* copyKindName(CopyKind kind)
 {
     switch (kind) {
-    case CopyKind::HostToDevice: return "HtoD";
-    case CopyKind::DeviceToHost: return "DtoH";
-    case CopyKind::DeviceToDevice: return "DtoD";
-    case CopyKind::HostToHost: return "HtoH";
-    case CopyKind::PeerToPeer: return "PtoP";
-    case CopyKind::Unknown: break;
+    case CopyKind::HostToDevice:
+        return "HtoD";
+    case CopyKind::DeviceToHost:
+        return "DtoH";
+    case CopyKind::DeviceToDevice:
+        return "DtoD";
+    case CopyKind::HostToHost:
+        return "HtoH";
+    case CopyKind::PeerToPeer:
+        return "PtoP";
+    case CopyKind::Unknown:
+        break;
     }
     return "unknown";
 }
@@ -33,8 +40,8 @@ void GpuActivityTable::addKernel(uint32_t event, uint64_t correlation, uint32_t 
     m_kernels.push_back(shape);
 }
 
-void GpuActivityTable::addCopy(uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes,
-                               CopyKind kind)
+void GpuActivityTable::addCopy(uint32_t event, uint64_t correlation, uint32_t context,
+                               uint64_t bytes, CopyKind kind)
 {
     add(event, correlation, context, uint32_t(m_copyBytes.size()) | kCopyBit);
     m_copyBytes.push_back(bytes);
@@ -61,18 +68,12 @@ void GpuActivityTable::finish(const std::vector<uint32_t>* newIndexOf)
     m_copyKind.shrink_to_fit();
     if (std::is_sorted(m_event.begin(), m_event.end()))
         return;
-    std::vector<uint32_t> order(m_event.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m_event[a] < m_event[b]; });
-    auto permute = [&order](auto& column) {
-        auto copy = column;
-        for (size_t i = 0; i < order.size(); ++i)
-            column[i] = copy[order[i]];
-    };
-    permute(m_event);
-    permute(m_correlation);
-    permute(m_context);
-    permute(m_detail);
+    const auto order = sortedOrder(m_event.size(),
+                                   [&](uint32_t a, uint32_t b) { return m_event[a] < m_event[b]; });
+    permute(m_event, order);
+    permute(m_correlation, order);
+    permute(m_context, order);
+    permute(m_detail, order);
 }
 
 int64_t GpuActivityTable::rowOf(uint32_t event) const
@@ -107,9 +108,9 @@ CopyKind GpuActivityTable::copyKind(size_t row) const
 
 size_t GpuActivityTable::residentBytes() const
 {
-    return m_event.capacity() * 4 + m_correlation.capacity() * 8 + m_context.capacity() * 4
-           + m_detail.capacity() * 4 + m_kernels.capacity() * sizeof(KernelLaunchShape)
-           + m_copyBytes.capacity() * 8 + m_copyKind.capacity();
+    return m_event.capacity() * 4 + m_correlation.capacity() * 8 + m_context.capacity() * 4 +
+           m_detail.capacity() * 4 + m_kernels.capacity() * sizeof(KernelLaunchShape) +
+           m_copyBytes.capacity() * 8 + m_copyKind.capacity();
 }
 
 } // namespace spanscope::model

@@ -85,15 +85,20 @@ void deriveLaunchGpuTime(Capture& capture)
         if (!last || e.gpu[i] >= 0)
             continue;
         const auto& items = last->items;
-        const auto first = std::lower_bound(items.begin(), items.end(), std::make_pair(e.start[i], std::numeric_limits<int64_t>::min()));
-        const auto end = std::upper_bound(first, items.end(), std::make_pair(e.end[i], std::numeric_limits<int64_t>::max()));
+        const auto first =
+            std::lower_bound(items.begin(), items.end(),
+                             std::make_pair(e.start[i], std::numeric_limits<int64_t>::min()));
+        const auto end = std::upper_bound(
+            first, items.end(), std::make_pair(e.end[i], std::numeric_limits<int64_t>::max()));
         if (first == end)
             continue;
-        e.gpu[i] = last->prefix[size_t(end - items.begin())] - last->prefix[size_t(first - items.begin())];
+        e.gpu[i] =
+            last->prefix[size_t(end - items.begin())] - last->prefix[size_t(first - items.begin())];
     }
 }
 
-std::optional<std::pair<int64_t, int64_t>> projectedGpuSpan(const Capture& capture, uint32_t row, uint32_t event)
+std::optional<std::pair<int64_t, int64_t>> projectedGpuSpan(const Capture& capture, uint32_t row,
+                                                            uint32_t event)
 {
     const auto& e = capture.events;
     const auto& flows = capture.flows;
@@ -105,7 +110,8 @@ std::optional<std::pair<int64_t, int64_t>> projectedGpuSpan(const Capture& captu
         if (flows.kind(i) != FlowKind::Launch)
             continue;
         const uint32_t from = flows.from(i), to = flows.to(i);
-        if (trackOf(capture, from) != track || e.start[from] < e.start[event] || e.start[from] > e.end[event])
+        if (trackOf(capture, from) != track || e.start[from] < e.start[event] ||
+            e.start[from] > e.end[event])
             continue;
         if (e.end[to] < e.start[to])
             continue;

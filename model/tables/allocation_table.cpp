@@ -1,12 +1,15 @@
 #include "allocation_table.h"
 
+#include "permutation.h"
+
 #include <algorithm>
 #include <numeric>
 #include <set>
 
 namespace spanscope::model {
 
-void AllocationTable::add(int64_t timeNs, TrackId track, uint64_t address, int64_t bytes, int32_t device)
+void AllocationTable::add(int64_t timeNs, TrackId track, uint64_t address, int64_t bytes,
+                          int32_t device)
 {
     m_time.push_back(timeNs);
     m_track.push_back(track.value);
@@ -24,19 +27,13 @@ void AllocationTable::finish()
     m_device.shrink_to_fit();
     if (std::is_sorted(m_time.begin(), m_time.end()))
         return;
-    std::vector<uint32_t> order(m_time.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
-    auto permute = [&order](auto& column) {
-        auto copy = column;
-        for (size_t i = 0; i < order.size(); ++i)
-            column[i] = copy[order[i]];
-    };
-    permute(m_time);
-    permute(m_track);
-    permute(m_address);
-    permute(m_bytes);
-    permute(m_device);
+    const auto order =
+        sortedOrder(m_time.size(), [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
+    permute(m_time, order);
+    permute(m_track, order);
+    permute(m_address, order);
+    permute(m_bytes, order);
+    permute(m_device, order);
 }
 
 std::vector<int32_t> AllocationTable::devices() const
@@ -47,8 +44,8 @@ std::vector<int32_t> AllocationTable::devices() const
 
 size_t AllocationTable::residentBytes() const
 {
-    return m_time.capacity() * 8 + m_track.capacity() * 4 + m_address.capacity() * 8 + m_bytes.capacity() * 8
-           + m_device.capacity() * 4;
+    return m_time.capacity() * 8 + m_track.capacity() * 4 + m_address.capacity() * 8 +
+           m_bytes.capacity() * 8 + m_device.capacity() * 4;
 }
 
 std::string memoryDeviceName(int32_t device)

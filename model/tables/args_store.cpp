@@ -1,8 +1,7 @@
 #include "args_store.h"
 
-#include <zstd.h>
-
 #include <algorithm>
+#include <zstd.h>
 
 namespace spanscope::model {
 
@@ -29,8 +28,8 @@ void ArgsStore::compressOpen()
     block.offset = m_openOffset;
     block.size = m_open.size();
     block.compressed.resize(ZSTD_compressBound(m_open.size()));
-    const size_t written = ZSTD_compress(block.compressed.data(), block.compressed.size(), m_open.data(),
-                                         m_open.size(), 1);
+    const size_t written = ZSTD_compress(block.compressed.data(), block.compressed.size(),
+                                         m_open.data(), m_open.size(), 1);
     if (ZSTD_isError(written)) {
         block.compressed = m_open; // stored as is
         block.raw = true;
@@ -57,8 +56,9 @@ std::string ArgsStore::text(ArgsRef ref) const
     const uint64_t offset = ref.offset();
     if (offset >= m_openOffset) // still in the open block (a capture being built)
         return m_open.substr(offset - m_openOffset, ref.length());
-    const auto it = std::upper_bound(m_blocks.begin(), m_blocks.end(), offset,
-                                     [](uint64_t value, const Block& block) { return value < block.offset; });
+    const auto it =
+        std::upper_bound(m_blocks.begin(), m_blocks.end(), offset,
+                         [](uint64_t value, const Block& block) { return value < block.offset; });
     if (it == m_blocks.begin())
         return {};
     const Block& block = *std::prev(it);

@@ -1,5 +1,7 @@
 #include "counter_series.h"
 
+#include "permutation.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,17 +21,10 @@ void CounterSeries::finish()
     m_value.shrink_to_fit();
     const size_t n = m_time.size();
     if (!std::is_sorted(m_time.begin(), m_time.end())) {
-        std::vector<uint32_t> order(n);
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
-        Column<int64_t> time(n);
-        Column<double> value(n);
-        for (size_t i = 0; i < n; ++i) {
-            time[i] = m_time[order[i]];
-            value[i] = m_value[order[i]];
-        }
-        m_time.swap(time);
-        m_value.swap(value);
+        const auto order =
+            sortedOrder(n, [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
+        permute(m_time, order);
+        permute(m_value, order);
     }
     m_maxLevels.clear();
     m_minLevels.clear();
@@ -40,8 +35,10 @@ void CounterSeries::finish()
         Column<double> maxima(blocks), minima(blocks);
         for (size_t b = 0; b < blocks; ++b) {
             const size_t first = b * kFanOut, last = std::min(first + kFanOut, maxBelow->size());
-            maxima[b] = *std::max_element(maxBelow->begin() + int64_t(first), maxBelow->begin() + int64_t(last));
-            minima[b] = *std::min_element(minBelow->begin() + int64_t(first), minBelow->begin() + int64_t(last));
+            maxima[b] = *std::max_element(maxBelow->begin() + int64_t(first),
+                                          maxBelow->begin() + int64_t(last));
+            minima[b] = *std::min_element(minBelow->begin() + int64_t(first),
+                                          minBelow->begin() + int64_t(last));
         }
         m_maxLevels.push_back(std::move(maxima));
         m_minLevels.push_back(std::move(minima));
@@ -58,7 +55,8 @@ size_t CounterSeries::firstAtOrAfter(int64_t t) const
 }
 
 template <typename Pick>
-double CounterSeries::reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels, Pick pick) const
+double CounterSeries::reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels,
+                             Pick pick) const
 {
     // Walk up the levels: at each, take the partial blocks at both edges one by one and
     // move to the level above for the whole blocks in between. At most 2 x 15 values per

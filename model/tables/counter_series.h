@@ -44,7 +44,8 @@ public:
 
 private:
     template <typename Pick>
-    double reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels, Pick pick) const;
+    double reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels,
+                  Pick pick) const;
 
     static constexpr size_t kFanOut = 16; // samples per block of the level above
     Column<int64_t> m_time;

@@ -1,5 +1,7 @@
 #include "flow_table.h"
 
+#include "permutation.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -8,9 +10,12 @@ namespace spanscope::model {
 const char* flowKindName(FlowKind kind)
 {
     switch (kind) {
-    case FlowKind::Launch: return "launch";
-    case FlowKind::ForwardBackward: return "fwdbwd";
-    case FlowKind::User: break;
+    case FlowKind::Launch:
+        return "launch";
+    case FlowKind::ForwardBackward:
+        return "fwdbwd";
+    case FlowKind::User:
+        break;
     }
     return "user";
 }
@@ -30,25 +35,19 @@ void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
             m_from[i] = (*newIndexOf)[m_from[i]];
             m_to[i] = (*newIndexOf)[m_to[i]];
         }
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const auto order = sortedOrder(n, [&](uint32_t a, uint32_t b) {
         return m_from[a] != m_from[b] ? m_from[a] < m_from[b] : m_to[a] < m_to[b];
     });
-    auto permute = [&order](auto& column) {
-        auto copy = column;
-        for (size_t i = 0; i < order.size(); ++i)
-            column[i] = copy[order[i]];
-    };
-    permute(m_from);
-    permute(m_to);
-    permute(m_kind);
+    permute(m_from, order);
+    permute(m_to, order);
+    permute(m_kind, order);
     m_from.shrink_to_fit(); // grown by push_back: give back what doubling reserved
     m_to.shrink_to_fit();
     m_kind.shrink_to_fit();
     m_byTo.resize(n);
     std::iota(m_byTo.begin(), m_byTo.end(), 0u);
-    std::stable_sort(m_byTo.begin(), m_byTo.end(), [&](uint32_t a, uint32_t b) { return m_to[a] < m_to[b]; });
+    std::stable_sort(m_byTo.begin(), m_byTo.end(),
+                     [&](uint32_t a, uint32_t b) { return m_to[a] < m_to[b]; });
 }
 
 std::vector<size_t> FlowTable::outgoing(uint32_t event) const

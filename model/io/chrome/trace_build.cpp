@@ -12,6 +12,19 @@ namespace {
 
 constexpr uint32_t kNoTrack = TrackId::kNone;
 
+// The range a begin and its end make (B/E, or async b/e): the begin's name, category and
+// args, else the end's. Without an end (`end` null): a call that never closed.
+template <typename Record> RawSlice pairedSlice(const Record& begin, const Record* end)
+{
+    RawSlice slice;
+    slice.start = begin.ts;
+    slice.end = end ? end->ts : begin.ts - 1;
+    slice.name = begin.name || !end ? begin.name : end->name;
+    slice.cat = begin.cat || !end ? begin.cat : end->cat;
+    slice.args = begin.args != ArgsRef::kNone || !end ? begin.args : end->args;
+    return slice;
+}
+
 class TraceBuilder
 {
 public:
@@ -81,12 +94,7 @@ void TraceBuilder::pairBeginEnds()
     std::vector<const RawBeginEnd*> open;
     auto flush = [&]() {
         for (const RawBeginEnd* begin : open) { // never ended: kept, flagged as unclosed
-            RawSlice slice;
-            slice.start = begin->ts;
-            slice.end = begin->ts - 1;
-            slice.name = begin->name;
-            slice.cat = begin->cat;
-            slice.args = begin->args;
+            RawSlice slice = pairedSlice(*begin, static_cast<const RawBeginEnd*>(nullptr));
             slice.lane = begin->lane;
             m_r.slices.push_back(slice);
             ++m_unclosedBegins;
@@ -105,14 +113,8 @@ void TraceBuilder::pairBeginEnds()
             ++m_unmatchedEnds;
             continue;
         }
-        const RawBeginEnd* begin = open.back();
+        RawSlice slice = pairedSlice(*open.back(), &item);
         open.pop_back();
-        RawSlice slice;
-        slice.start = begin->ts;
-        slice.end = item.ts;
-        slice.name = begin->name ? begin->name : item.name;
-        slice.cat = begin->cat ? begin->cat : item.cat;
-        slice.args = begin->args != ArgsRef::kNone ? begin->args : item.args;
         slice.lane = item.lane;
         m_r.slices.push_back(slice);
     }
@@ -157,15 +159,8 @@ void TraceBuilder::pairAsyncs()
                     ++m_unmatchedAsyncEnds;
                     continue;
                 }
-                const RawAsync* begin = open.back();
+                id.slices.push_back(pairedSlice(*open.back(), &item));
                 open.pop_back();
-                RawSlice slice;
-                slice.start = begin->ts;
-                slice.end = item.ts;
-                slice.name = begin->name ? begin->name : item.name;
-                slice.cat = begin->cat;
-                slice.args = begin->args != ArgsRef::kNone ? begin->args : item.args;
-                id.slices.push_back(slice);
             } else {
                 RawInstant instant;
                 instant.ts = item.ts;
@@ -174,14 +169,8 @@ void TraceBuilder::pairAsyncs()
                 id.instants.push_back(instant);
             }
         }
-        for (const RawAsync* begin : open) {
-            RawSlice slice;
-            slice.start = begin->ts;
-            slice.end = begin->ts - 1;
-            slice.name = begin->name;
-            slice.cat = begin->cat;
-            slice.args = begin->args;
-            id.slices.push_back(slice);
+        for (const RawAsync* begin : open) { // never ended
+            id.slices.push_back(pairedSlice(*begin, static_cast<const RawAsync*>(nullptr)));
             ++m_unclosedAsync;
         }
         if (!id.slices.empty() || !id.instants.empty())
