@@ -108,10 +108,19 @@ QProcessEnvironment collectorEnv(const char* var, const QString& value)
 // Runs the workload with SPANSCOPE_OUTPUT=<file>; returns false (with a QTest failure) if it
 // does not finish within `timeoutMs` or fails.
 bool runToFile(const QStringList& args, const QString& file, QByteArray* out = nullptr,
-               int timeoutMs = 30000)
+               int timeoutMs = 30000, bool forks = false)
 {
     QProcess p;
-    p.setProcessEnvironment(collectorEnv("SPANSCOPE_OUTPUT", file));
+    QProcessEnvironment env = collectorEnv("SPANSCOPE_OUTPUT", file);
+    if (forks) {
+        // In a sanitizer build, a child forked while the collector's sender thread holds
+        // the sanitizer allocator's lock deadlocks in LeakSanitizer's exit check (GCC 12's
+        // runtime takes no fork handler for it): the job forks without exec, so no leak
+        // check in this run. The collector's own behaviour in the child is what is tested.
+        const QString asan = env.value("ASAN_OPTIONS");
+        env.insert("ASAN_OPTIONS", asan.isEmpty() ? QStringLiteral("detect_leaks=0") : asan + QStringLiteral(":detect_leaks=0"));
+    }
+    p.setProcessEnvironment(env);
     p.start(SPANSCOPE_NVTX_WORKLOAD, args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -363,7 +372,7 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath("fork.sps");
         QByteArray out;
-        QVERIFY(runToFile({"fork"}, file, &out, 20000));
+        QVERIFY(runToFile({"fork"}, file, &out, 20000, true));
         const QList<QByteArray> words = out.trimmed().split(' ');
         QCOMPARE(words.size(), 2);
         const std::uint32_t childPid = words[1].toUInt();
