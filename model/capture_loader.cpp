@@ -3,6 +3,7 @@
 #include "io/chrome/chrome_trace_reader.h"
 #include "io/chrome/json_input.h"
 #include "io/region_file_reader.h"
+#include "stats/allocation_stats.h"
 #include "stats/nesting.h"
 
 namespace spanscope::model {
@@ -14,6 +15,8 @@ std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
     TimelineIndexBuilder timeline;
     if (!computeNesting(*capture, progress.sub(0.0, 0.5), options.timeline ? &timeline : nullptr))
         return std::nullopt;
+    addImpliedAllocationCounters(*capture); // tracks exist now; the timeline index reads them
+
     auto summary = summarizeCapture(*capture, progress.sub(0.5, 1.0));
     if (!summary)
         return std::nullopt;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 namespace spanscope::model {
@@ -46,6 +48,44 @@ bool covered(const std::vector<std::pair<int64_t, int64_t>>& intervals, int64_t 
 }
 
 } // namespace
+
+void addImpliedAllocationCounters(Capture& capture)
+{
+    const auto& a = capture.allocations;
+    if (a.empty())
+        return;
+    std::set<std::pair<int32_t, int32_t>> reported; // (rank, device) with a source's own total
+    for (const auto& series : capture.counters) {
+        const Track& track = capture.track(series.track);
+        const std::string& name = capture.strings.text(track.name);
+        if (name == "allocated" || name == "host allocated")
+            reported.emplace(track.rank, track.device);
+    }
+    std::map<std::pair<int32_t, int32_t>, size_t> seriesOf; // -> index in capture.counters
+    std::map<std::pair<int32_t, int32_t>, int64_t> live;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const std::pair<int32_t, int32_t> key{capture.track(a.track(i)).rank, a.device(i)};
+        if (reported.count(key))
+            continue;
+        auto [it, added] = seriesOf.try_emplace(key, capture.counters.size());
+        if (added) {
+            Track track;
+            track.kind = TrackKind::Counter;
+            track.rank = key.first;
+            track.device = key.second;
+            track.name = capture.strings.intern(key.second < 0 ? "host allocated" : "allocated");
+            CounterSeries series;
+            series.track = addTrack(capture, track);
+            series.unit = capture.strings.intern("bytes");
+            capture.counters.push_back(std::move(series));
+        }
+        int64_t& now = live[key];
+        now += a.bytes(i);
+        capture.counters[it->second].add(a.time(i), double(now));
+    }
+    for (const auto& [key, index] : seriesOf)
+        capture.counters[index].finish();
+}
 
 AllocationBreakdown allocationBreakdown(const Capture& capture, const AllocationScope& scope, size_t largest)
 {

@@ -36,6 +36,13 @@ struct AllocationBreakdown
 };
 
 size_t log2Bin(uint64_t bytes);
+
+// The counter allocation events imply: per (rank, device) without an "allocated" counter of
+// the source's own (PyTorch reports its allocator's totals; a plain allocation stream does
+// not), an "allocated" counter of the bytes allocated minus freed since the recording
+// began, sampled at every event. Call after the capture has its tracks (computeNesting),
+// before it is published.
+void addImpliedAllocationCounters(Capture& capture);
 AllocationBreakdown allocationBreakdown(const Capture& capture, const AllocationScope& scope, size_t largest = 50);
 
 } // namespace spanscope::model

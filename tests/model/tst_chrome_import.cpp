@@ -343,6 +343,27 @@ solo 1 100 200
         QVERIFY(reserved);
     }
 
+    // Allocation events without the allocator's totals imply an "allocated" counter: the
+    // bytes allocated minus freed since the recording began.
+    void allocationsImplyTheirCounter()
+    {
+        const std::string path = write("memory.json", R"([
+  {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 1, "args": {"Device Type": 1, "Device Id": 0, "Addr": 16, "Bytes": 100}},
+  {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {"Device Type": 1, "Device Id": 0, "Addr": 32, "Bytes": 50}},
+  {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 3, "args": {"Device Type": 1, "Device Id": 0, "Addr": 16, "Bytes": -100}}
+])");
+        auto capture = loadOk(path, model::LoadOptions{true});
+        QVERIFY(capture);
+        QCOMPARE(capture->counters.size(), size_t(1));
+        const auto& series = capture->counters.front();
+        QCOMPARE(capture->strings.text(capture->track(series.track).name), std::string("allocated"));
+        QCOMPARE(capture->track(series.track).device, 0);
+        QCOMPARE(series.size(), size_t(3));
+        QCOMPARE(series.value(2), 50.0);
+        QCOMPARE(series.maximum(), 150.0);
+        QCOMPARE(model::summarizeAllocations(*capture).front().peakBytes, int64_t(150));
+    }
+
     void timestampsAreExactDecimals()
     {
         using model::io::decimalMicrosToNs;

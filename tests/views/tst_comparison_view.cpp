@@ -330,7 +330,7 @@ void TestComparisonView::overlayBinsCountEveryClosedCall()
     histogram.setRuns({{"a.h5", a.capture}, {"b.h5", b.capture}});
     QSignalSpy shown(&histogram, &views::OverlayHistogram::binsShown);
     for (const char* region : {"edge", "slow", "gone"}) {
-        histogram.showRegion(region, -1);
+        histogram.showRegion(region, model::RegionKind::Cpu, -1);
         QVERIFY(!histogram.isComputing());
         const views::OverlayBins* bins = histogram.bins();
         QVERIFY(bins);

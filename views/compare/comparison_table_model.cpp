@@ -196,6 +196,14 @@ const model::RegionComparison& ComparisonTableModel::region(int row) const
     return m_comparison->regions[size_t(row)];
 }
 
+QString ComparisonTableModel::regionLabel(const model::RegionComparison& line)
+{
+    const QString name = QString::fromStdString(line.name);
+    return line.kind == model::RegionKind::Cpu
+               ? name
+               : name + QStringLiteral(" [") + QString::fromLatin1(model::regionKindName(line.kind)) + QLatin1Char(']');
+}
+
 int ComparisonTableModel::findRow(const std::string& name, int32_t rank) const
 {
     for (int row = 0; row < rowCount(); ++row)
@@ -264,7 +272,7 @@ QVariant ComparisonTableModel::displayData(const model::RegionComparison& line,
 {
     const auto metric = m_comparison->options.metric;
     if (column.kind == Column::Region)
-        return QString::fromStdString(line.name);
+        return regionLabel(line);
     if (column.kind == Column::Rank)
         return line.rank >= 0 ? QString::number(line.rank) : kMissingText;
     if (column.kind == Column::Value)
@@ -315,7 +323,7 @@ QVariant ComparisonTableModel::sortData(const model::RegionComparison& line,
         return value ? QVariant(*value) : kMissingSortValue;
     };
     if (column.kind == Column::Region)
-        return QString::fromStdString(line.name);
+        return regionLabel(line);
     if (column.kind == Column::Rank)
         return line.rank;
     if (column.kind == Column::Value)
@@ -349,7 +357,7 @@ QVariant ComparisonTableModel::toolTipData(const model::RegionComparison& line,
     const auto metric = m_comparison->options.metric;
     const QString metricText = QString::fromLatin1(model::metricName(metric));
     if (column.kind == Column::Region || column.kind == Column::Rank)
-        return QString::fromStdString(line.name);
+        return regionLabel(line);
     if (column.kind == Column::Figure) {
         const auto value = figureValue(line.runs[size_t(column.run)], column.figure);
         return value && column.figure != Figure::Calls ? exactNsText(value) : QVariant();

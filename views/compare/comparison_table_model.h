@@ -58,6 +58,8 @@ public:
     const model::RegionComparison& region(int row) const;
     // The line of a region (and rank; -1 when pooled), or -1.
     int findRow(const std::string& name, int32_t rank) const;
+    // The name shown for a region: GPU work with its kind, "gemm [kernel]".
+    static QString regionLabel(const model::RegionComparison& line);
 
     // Background of a verdict cell: translucent, so the palette's text stays readable on
     // light and dark palettes; invalid (no colour) for added, removed and unknown.

@@ -176,7 +176,7 @@ void ComparisonView::showCurrentRegion()
         return;
     }
     const auto& region = m_model->region(current.row());
-    m_histogram->showRegion(region.name, region.rank);
+    m_histogram->showRegion(region.name, region.kind, region.rank);
     m_scaling->setSelectedRegion(region.name);
     m_timelines->setHighlightRegion(region.name);
 }

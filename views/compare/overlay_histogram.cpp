@@ -37,12 +37,13 @@ constexpr Percentile kPercentiles[] = {{"p50", &OverlaySeries::p50, Qt::SolidLin
                                        {"p99", &OverlaySeries::p99, Qt::DotLine}};
 
 // The capture rows of a region (by name) on one rank, or on all ranks for rank -1.
-std::vector<uint32_t> rowsOf(const model::Capture& capture, const std::string& name, int32_t rank)
+std::vector<uint32_t> rowsOf(const model::Capture& capture, const std::string& name, model::RegionKind kind,
+                             int32_t rank)
 {
     std::vector<uint32_t> rows;
     for (uint32_t r = 0; r < capture.rows.size(); ++r)
-        if ((rank < 0 || capture.rows[r].rank == rank) &&
-            capture.regionName(capture.rows[r].region) == name)
+        if ((rank < 0 || capture.rows[r].rank == rank) && capture.regionKind(capture.rows[r].region) == kind
+            && capture.regionName(capture.rows[r].region) == name)
             rows.push_back(r);
     return rows;
 }
@@ -126,13 +127,15 @@ void OverlayHistogram::clearRegion()
     m_frame->showMessage(tr("Select a region in the table to compare how long its calls take."));
 }
 
-void OverlayHistogram::showRegion(const std::string& name, int32_t rank)
+void OverlayHistogram::showRegion(const std::string& name, model::RegionKind kind, int32_t rank)
 {
     m_job.cancel();
     m_region = name;
     m_rank = rank;
     m_bins.reset();
     QString title = QString::fromStdString(name);
+    if (kind != model::RegionKind::Cpu)
+        title += QStringLiteral(" [") + QString::fromLatin1(model::regionKindName(kind)) + QLatin1Char(']');
     if (rank >= 0)
         title += tr("  \u00b7  rank %1").arg(rank);
     m_title->setText(title);
@@ -142,7 +145,7 @@ void OverlayHistogram::showRegion(const std::string& name, int32_t rank)
     std::vector<std::pair<std::shared_ptr<const model::Capture>, std::vector<uint32_t>>> inputs;
     uint64_t calls = 0;
     for (const auto& run : m_runs) {
-        auto rows = rowsOf(*run.capture, name, rank);
+        auto rows = rowsOf(*run.capture, name, kind, rank);
         for (const uint32_t r : rows)
             calls += run.capture->rows[r].count;
         inputs.emplace_back(run.capture, std::move(rows));

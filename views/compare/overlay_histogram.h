@@ -45,7 +45,7 @@ public:
 
     void setRuns(std::vector<HistogramRun> runs);
     // Plots the region's calls in every run: pooled over ranks (rank -1) or one rank's.
-    void showRegion(const std::string& name, int32_t rank);
+    void showRegion(const std::string& name, model::RegionKind kind, int32_t rank);
     void clearRegion();
 
     void setNormalized(bool normalized);
