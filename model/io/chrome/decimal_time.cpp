@@ -128,7 +128,7 @@ std::optional<int64_t> fastMicros(std::string_view text)
     size_t i = 0;
     int64_t whole = 0;
     while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-        if (i >= 15) // 10^15 µs fits in int64 ns with room to spare
+        if (i >= 16) // epoch µs have 16 digits; more cannot fit in int64 ns
             return std::nullopt;
         whole = whole * 10 + (text[i++] - '0');
     }
@@ -150,7 +150,10 @@ std::optional<int64_t> fastMicros(std::string_view text)
         return std::nullopt;
     for (int d = digits; d < 3; ++d)
         fraction *= 10;
-    return whole * 1000 + fraction;
+    int64_t ns = 0;
+    if (__builtin_mul_overflow(whole, int64_t(1000), &ns) || __builtin_add_overflow(ns, fraction, &ns))
+        return std::nullopt; // the exact path says so too
+    return ns;
 }
 
 std::optional<int64_t> decimalMicrosToNs(std::string_view text)
