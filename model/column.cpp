@@ -1,7 +1,39 @@
 #include "column.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <sys/mman.h>
+
+namespace spanscope::model {
+
+BackgroundPrefault::BackgroundPrefault(void* begin, std::size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    constexpr std::size_t kMinimum = std::size_t(8) << 20, kPage = 4096;
+    static constexpr std::uintptr_t kStep = std::uintptr_t(4) << 20;
+    if (bytes < kMinimum)
+        return;
+    const auto first = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) / kPage * kPage;
+    const auto last = (reinterpret_cast<std::uintptr_t>(begin) + bytes) / kPage * kPage;
+    m_thread = std::thread([this, first, last] {
+        for (std::uintptr_t at = first; at < last && !m_stop.load(std::memory_order_relaxed); at += kStep)
+            if (madvise(reinterpret_cast<void*>(at), std::min<std::uintptr_t>(kStep, last - at), MADV_POPULATE_WRITE) != 0)
+                break; // an older kernel: the filling thread faults the pages itself
+    });
+#else
+    (void)begin, (void)bytes;
+#endif
+}
+
+BackgroundPrefault::~BackgroundPrefault()
+{
+    m_stop.store(true, std::memory_order_relaxed);
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+} // namespace spanscope::model
 
 namespace spanscope::model::detail {
 

@@ -96,7 +96,9 @@ Result<std::string> inflateAll(const std::string& path, const Buffer& in, Buffer
         while (true) {
             if (outPos + guess > maxBytes)
                 guess = size_t(maxBytes - outPos);
-            out.resize(outPos + guess);
+            // Room for simdjson's padding too: growing the buffer afterwards would copy it.
+            out.resize(outPos + guess + JsonInput::kPadding);
+            const BackgroundPrefault prefault(out.data() + outPos, guess);
             result =
                 libdeflate_gzip_decompress_ex(decompressor, in.data() + inPos, in.size() - inPos,
                                               out.data() + outPos, guess, &consumed, &produced);
