@@ -168,6 +168,17 @@ std::optional<int64_t> decimalMicrosToNs(std::string_view text)
 
 std::optional<int64_t> decimalToInt64(std::string_view text)
 {
+    // Plain integers (pids, ids, sizes): up to 18 digits cannot overflow.
+    const bool negative = !text.empty() && text.front() == '-';
+    const std::string_view digits = negative ? text.substr(1) : text;
+    if (!digits.empty() && digits.size() <= 18) {
+        int64_t value = 0;
+        size_t i = 0;
+        for (; i < digits.size() && digits[i] >= '0' && digits[i] <= '9'; ++i)
+            value = value * 10 + (digits[i] - '0');
+        if (i == digits.size())
+            return negative ? -value : value;
+    }
     const auto d = parseDecimal(text);
     if (!d)
         return std::nullopt;

@@ -23,20 +23,26 @@ std::string_view trimmed(std::string_view text)
 
 // A string without escapes is viewed where it lies in the input: no copy into the
 // parser's string buffer, whose pages would otherwise be faulted in for every name.
+bool stringText(sj::value value, std::string_view& text)
+{
+    // A string without escapes is its own token minus the quotes: no copy, no unescaping.
+    const std::string_view token = trimmed(value.raw_json_token());
+    if (token.size() < 2 || token.front() != '"')
+        return false;
+    if (token.back() == '"' && token.find('\\') == std::string_view::npos) {
+        text = token.substr(1, token.size() - 2);
+        return true;
+    }
+    return !value.get_string().get(text);
+}
+
 bool scalarText(sj::value value, std::string_view& text)
 {
     sj::json_type type;
     if (value.type().get(type))
         return false;
-    if (type == sj::json_type::string) {
-        const std::string_view token = trimmed(value.raw_json_token());
-        if (token.size() >= 2 && token.back() == '"' &&
-            token.find('\\') == std::string_view::npos) {
-            text = token.substr(1, token.size() - 2);
-            return true;
-        }
-        return !value.get_string().get(text);
-    }
+    if (type == sj::json_type::string)
+        return stringText(value, text);
     if (type == sj::json_type::number || type == sj::json_type::boolean) {
         text = trimmed(value.raw_json_token());
         return true;

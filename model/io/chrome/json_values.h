@@ -21,6 +21,8 @@ std::string_view trimmed(std::string_view text); // trailing whitespace removed
 // A JSON value's text: a string's contents, a scalar's token; false for anything else. A
 // string without escapes is viewed where it lies in the input (no copy).
 bool scalarText(sj::value value, std::string_view& text);
+// Like scalarText but only for strings: false for a number, boolean or anything else.
+bool stringText(sj::value value, std::string_view& text);
 std::optional<int64_t> integerOf(sj::value value); // exact, from the decimal text
 std::optional<double> numberOf(sj::value value);   // numbers and booleans
 // The JSON text of an array whose elements are all strings, as a list; false otherwise.

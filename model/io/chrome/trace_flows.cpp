@@ -1,7 +1,7 @@
 #include "trace_flows.h"
 
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 #include <unordered_map>
 
 namespace spanscope::model::io::chrome {
@@ -69,7 +69,9 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
                     const std::vector<std::vector<uint32_t>>& laneTracks)
 {
     FlowStats stats;
-    std::set<std::pair<uint32_t, uint32_t>> linked;
+    // (from, to) pairs already linked, packed as from << 32 | to.
+    std::unordered_set<uint64_t> linked;
+    auto link = [&linked](uint32_t from, uint32_t to) { return linked.insert(uint64_t(from) << 32 | to).second; };
     auto& flows = capture.flows;
 
     // Launches by correlation id: every GPU activity to the runtime call that started it.
@@ -82,15 +84,15 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
         const uint32_t to = eventOfSlice[activity.slice];
         auto [first, last] = launches.equal_range(activity.correlation);
         for (auto it = first; it != last; ++it)
-            if (linked.emplace(it->second, to).second)
+            if (link(it->second, to))
                 flows.add(it->second, to, FlowKind::Launch);
     }
 
     // GPU work whose launch the correlation ids named: a positional flow to it adds nothing
     // (and could bind to a child that starts with the launch).
-    std::set<uint32_t> launched;
-    for (const auto& [from, to] : linked)
-        launched.insert(to);
+    std::vector<bool> launched(capture.events.size(), false);
+    for (const uint64_t pair : linked)
+        launched[uint32_t(pair)] = true;
 
     // The trace's own flow events, chained per id in time order.
     if (!records.flows.empty()) {
@@ -164,9 +166,9 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
                 flow.kind == FlowKind::Launch && capture.gpuActivities.rowOf(uint32_t(bound)) < 0
                     ? FlowKind::User
                     : flow.kind;
-            if (kind == FlowKind::Launch && launched.count(uint32_t(bound)))
+            if (kind == FlowKind::Launch && launched[size_t(bound)])
                 continue;
-            if (previous != bound && linked.emplace(uint32_t(previous), uint32_t(bound)).second)
+            if (previous != bound && link(uint32_t(previous), uint32_t(bound)))
                 flows.add(uint32_t(previous), uint32_t(bound), kind);
             previous = flow.phase == 't' ? bound : previous; // several finishes may share one start
         }

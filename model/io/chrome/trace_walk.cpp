@@ -171,24 +171,27 @@ void Walker::readFields(sj::object event, Fields& f)
             f.bad = "a value is not valid JSON";
             return;
         }
-        if (key == "ph") {
-            if (value.get_string().get(f.ph))
+        // Dispatch on the key's first letter: a handful of comparisons at most per field.
+        const char first = *key.raw();
+        if (first == 'p' && key == "ph") {
+            if (!stringText(value, f.ph))
                 f.bad = "'ph' is not a string";
-        } else if (key == "name") {
+        } else if (first == 'n' && key == "name") {
             if (!scalarText(value, f.name))
                 f.bad = "'name' is not a string";
-        } else if (key == "cat") {
+        } else if (first == 'c' && key == "cat") {
             if (!scalarText(value, f.cat))
                 f.bad = "'cat' is not a string";
-        } else if (key == "pid") {
+        } else if (first == 'p' && key == "pid") {
             f.pid = keyOf(value, f.hasPid);
             if (!f.hasPid)
                 f.bad = "'pid' is neither a number nor a string";
-        } else if (key == "tid") {
+        } else if (first == 't' && key == "tid") {
             f.tid = keyOf(value, f.hasTid);
             if (!f.hasTid)
                 f.bad = "'tid' is neither a number nor a string";
-        } else if (const bool ts = key == "ts"; ts || key == "dur") {
+        } else if ((first == 't' && key == "ts") || (first == 'd' && key == "dur")) {
+            const bool ts = first == 't';
             std::string_view text;
             std::optional<int64_t> ns;
             if (scalarText(value, text))
@@ -197,9 +200,14 @@ void Walker::readFields(sj::object event, Fields& f)
                 f.bad = ts ? "'ts' is not a number of microseconds that fits"
                            : "'dur' is not a number of microseconds that fits";
             (ts ? f.ts : f.dur) = ns;
-        } else if (key == "id") {
+        } else if (first == 'a' && key == "args") {
+            sj::object args;
+            std::string_view raw;
+            if (!value.get_object().get(args) && !args.raw_json().get(raw))
+                f.args = trimmed(raw);
+        } else if (first == 'i' && key == "id") {
             f.hasId = scalarText(value, f.id);
-        } else if (key == "id2") {
+        } else if (first == 'i' && key == "id2") {
             sj::object id2;
             if (!value.get_object().get(id2))
                 for (auto part : id2) {
@@ -212,20 +220,15 @@ void Walker::readFields(sj::object event, Fields& f)
                         f.idGlobal = which == "global";
                     }
                 }
-        } else if (key == "bp") {
-            if (value.get_string().get(f.bp))
+        } else if (first == 'b' && key == "bp") {
+            if (!stringText(value, f.bp))
                 f.bp = {};
-        } else if (key == "s") {
-            if (value.get_string().get(f.scope))
+        } else if (first == 's' && key == "s") {
+            if (!stringText(value, f.scope))
                 f.scope = {};
-        } else if (key == "scope") {
+        } else if (first == 's' && key == "scope") {
             if (!scalarText(value, f.idScope))
                 f.idScope = {};
-        } else if (key == "args") {
-            sj::object args;
-            std::string_view raw;
-            if (!value.get_object().get(args) && !args.raw_json().get(raw))
-                f.args = trimmed(raw);
         }
         if (!f.bad.empty())
             return;
