@@ -1,14 +1,11 @@
-// spanscope-cli: headless summaries for scripts and CI.
+// spanscope-cli-core: the CLI's commands but `render`, headless, for scripts and CI. Users
+// run it as spanscope-cli (cli_launcher.cpp), which starts it with the right settings.
 
 #include "compare_command.h"
 #include "export_command.h"
-#include "huge_pages.h"
 #include "summary_command.h"
 
-#include <cerrno>
-#include <cstring>
 #include <iostream>
-#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -32,29 +29,11 @@ const char* kUsage = "usage: spanscope-cli COMMAND [ARGS]\n"
                      "exit codes: 0 success, 1 a file could not be read (compare: or a region got\n"
                      "significantly slower), 2 usage error\n";
 
-// `render` is spanscope-render, next to this executable (see render_main.cpp).
-int runRenderProgram(char** argv)
-{
-    char self[4096];
-    const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    std::string path = length > 0 ? std::string(self, size_t(length)) : std::string(argv[0]);
-    path = path.substr(0, path.find_last_of('/') + 1) + "spanscope-render";
-    if (::access(path.c_str(), X_OK) != 0) {
-        std::cerr << "spanscope-cli: rendering needs " << path
-                  << ", which this build or installation does not have (built without the GUI?)\n";
-        return 2;
-    }
-    ::execv(path.c_str(), argv + 1); // argv[1] is "render": it becomes the program's argv[0]
-    std::cerr << "spanscope-cli: cannot run " << path << ": " << std::strerror(errno) << "\n";
-    return 2;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
-    spanscope::app::cli::restartWithHugePagesForLargeInputs(argc, argv, args);
     if (args.empty()) {
         std::cerr << kUsage;
         return 2;
@@ -71,8 +50,10 @@ int main(int argc, char** argv)
         return spanscope::app::cli::runCompare(args, std::cout, std::cerr);
     if (command == "export")
         return spanscope::app::cli::runExport(args, std::cout, std::cerr);
-    if (command == "render")
-        return runRenderProgram(argv);
+    if (command == "render") {
+        std::cerr << "spanscope-cli: render runs in spanscope-render; start it as `spanscope-cli render`\n";
+        return 2;
+    }
     std::cerr << "spanscope-cli: unknown command '" << command << "'\n" << kUsage;
     return 2;
 }

@@ -1,10 +1,13 @@
 // spanscope-cli summary: formats, exit codes and messages.
 
 #include "app/cli/compare_command.h"
+#include "app/cli/launch_settings.h"
 #include "app/cli/summary_command.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -367,6 +370,54 @@ private slots:
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitCode(), 1);
         QVERIFY(process.readAllStandardError().contains("/no/such.h5: no such file"));
+    }
+
+    void largeInputsStartTheCoreWithHugePages()
+    {
+        using spanscope::app::cli::hugePageTunables;
+        using spanscope::app::cli::inputBytes;
+        QTemporaryDir dir;
+        const auto path = [&](const char* name) { return dir.filePath(name).toStdString(); };
+        // 5 MiB of JSON, and a gzip file of a few KiB whose trailer says it inflates to 5 MiB.
+        const QByteArray big = "[" + QByteArray(5 << 20, ' ') + "]";
+        QFile plain(dir.filePath("big.json"));
+        QVERIFY(plain.open(QIODevice::WriteOnly) && plain.write(big) == big.size());
+        plain.close();
+        QProcess gzip;
+        gzip.start("gzip", {"-k", dir.filePath("big.json")});
+        QVERIFY(gzip.waitForFinished(60000) && gzip.exitCode() == 0);
+        QFile small(dir.filePath("small.json"));
+        QVERIFY(small.open(QIODevice::WriteOnly) && small.write("[]") == 2);
+        small.close();
+
+        QCOMPARE(inputBytes(path("big.json").c_str()), uint64_t(big.size()));
+        QVERIFY(QFileInfo(dir.filePath("big.json.gz")).size() < 100000);
+        QCOMPARE(inputBytes(path("big.json.gz").c_str()), uint64_t(big.size()));
+        QCOMPARE(inputBytes(path("missing.json").c_str()), uint64_t(0));
+        QCOMPARE(inputBytes(dir.path().toStdString().c_str()), uint64_t(0)); // a folder
+
+        const auto tunables = [&](std::vector<std::string> args, const char* current) {
+            args.insert(args.begin(), "spanscope-cli");
+            std::vector<const char*> argv;
+            for (const auto& arg : args)
+                argv.push_back(arg.c_str());
+            return hugePageTunables(int(argv.size()), argv.data(), current);
+        };
+        QCOMPARE(tunables({"summary", path("small.json")}, nullptr), std::nullopt);
+        QCOMPARE(tunables({"summary", "--format", "json", path("small.json"), path("big.json.gz")}, nullptr),
+                 std::optional<std::string>("glibc.malloc.hugetlb=1"));
+        QCOMPARE(tunables({"compare", path("big.json"), path("small.json")}, ""),
+                 std::optional<std::string>("glibc.malloc.hugetlb=1"));
+        QCOMPARE(tunables({"summary", path("big.json")}, "glibc.malloc.arena_max=2"),
+                 std::optional<std::string>("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"));
+        QCOMPARE(tunables({"summary", path("big.json")}, "glibc.malloc.hugetlb=0"), std::nullopt);
+
+        // Through the launcher the large file is read as any other.
+        QProcess cli;
+        cli.start(QString(SPANSCOPE_BIN_DIR) + "/spanscope-cli", {"summary", "--format", "json", dir.filePath("big.json.gz")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY2(cli.readAllStandardOutput().contains("\"regions\""), cli.readAllStandardError().constData());
     }
 };
 

@@ -639,13 +639,14 @@ void closeOpenArray(JsonInput& input)
 
 Status Walker::run()
 {
-    // Kineto writes about one event per 250 bytes: room for that many up front spares the
-    // copies of growing vectors (a generous guess costs only untouched address space).
-    const size_t expected = m_input.size / 250 + 16;
-    m_records.slices.reserve(expected / 2);
-    m_records.flows.reserve(expected / 3);
-    m_records.gpuActivities.reserve(expected / 5);
-    m_records.launchCorrelations.reserve(expected / 5);
+    // Kineto writes about one event per 250 bytes, a bit more than half of them complete
+    // events and a third flow ends. Room for more than that up front spares the copies of
+    // growing vectors; a generous guess costs only untouched address space.
+    const size_t expected = m_input.size / 200 + 16;
+    m_records.slices.reserve(expected);
+    m_records.flows.reserve(expected / 2);
+    m_records.gpuActivities.reserve(expected / 3);
+    m_records.launchCorrelations.reserve(expected / 3);
     closeOpenArray(m_input);
     const size_t before = m_records.slices.size();
     const char* begin = m_input.data();
