@@ -25,7 +25,6 @@ std::string_view trimmed(std::string_view text)
 // parser's string buffer, whose pages would otherwise be faulted in for every name.
 bool stringText(sj::value value, std::string_view& text)
 {
-    // A string without escapes is its own token minus the quotes: no copy, no unescaping.
     const std::string_view token = trimmed(value.raw_json_token());
     if (token.size() < 2 || token.front() != '"')
         return false;
