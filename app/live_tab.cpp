@@ -23,12 +23,6 @@
 
 namespace spanscope::app {
 
-namespace {
-
-constexpr int kOutputLines = 5000; // job output kept in the pane
-constexpr int kKillAfterMs = 3000; // SIGTERM, then SIGKILL if the job is still there
-constexpr int kCloseWaitMs = 2000; // closing the tab waits this long for a launched job
-
 QString spanscopeRunPath()
 {
     const QString fromEnvironment = qEnvironmentVariable("SPANSCOPE_RUN");
@@ -36,6 +30,12 @@ QString spanscopeRunPath()
         return fromEnvironment;
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("spanscope-run"));
 }
+
+namespace {
+
+constexpr int kOutputLines = 5000; // job output kept in the pane
+constexpr int kKillAfterMs = 3000; // SIGTERM, then SIGKILL if the job is still there
+constexpr int kCloseWaitMs = 2000; // closing the tab waits this long for a launched job
 
 QString shellQuoted(const QStringList& words)
 {

@@ -33,6 +33,10 @@ class CaptureView;
 
 namespace spanscope::app {
 
+// The spanscope-run that launches and attaches jobs: $SPANSCOPE_RUN, else the one next to
+// this executable.
+QString spanscopeRunPath();
+
 struct LaunchSpec
 {
     QString program;

@@ -7,14 +7,17 @@
 // docs/ and for looking at the interface on machines without a display (run it under
 // xvfb-run or QT_QPA_PLATFORM=offscreen).
 
+#include "application_icon.h"
 #include "launch_dialog.h"
 #include "main_window.h"
+#include "spanscope_version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -48,42 +51,85 @@ void saveScreenshotWhenLoaded(spanscope::app::MainWindow& window, const QString&
     poll->start(100);
 }
 
+// The viewer's command line; the same for the viewer and for answering --help alone.
+struct CommandLine
+{
+    QCommandLineParser parser;
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("Compare the files in one tab instead: the first is the baseline.")};
+    QCommandLineOption launch{
+        QStringLiteral("launch"),
+        QStringLiteral("Run PROGRAM [ARGS...] (after --) with the NVTX collector and show it live.")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Save the window as PNG once loaded, then exit."),
+                                  QStringLiteral("png")};
+    // With --screenshot: take it after this many ms instead (a live capture mid-run).
+    QCommandLineOption screenshotAfter{QStringLiteral("screenshot-after"),
+                                       QStringLiteral("Take the screenshot after MS."),
+                                       QStringLiteral("ms")};
+
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("Profile viewer for GPU and CPU programs: scope-profiler HDF5 region "
+                           "files, PyTorch profiler and Chrome trace JSON, spanscope captures, "
+                           "and live NVTX captures."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("files"),
+                                     QStringLiteral("Region files, captures and traces to open."),
+                                     QStringLiteral("[FILE...]"));
+        parser.addOption(compare);
+        parser.addOption(launch);
+        screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(screenshot);
+        screenshotAfter.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(screenshotAfter);
+    }
+};
+
+void setIdentity()
+{
+    // Also the QSettings scope: ~/.config/spanscope/spanscope.conf on Linux.
+    QCoreApplication::setOrganizationName(QStringLiteral("spanscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("spanscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SPANSCOPE_VERSION));
+}
+
+// --help and --version (before any "--") are answered without a display, so they work in
+// a terminal without X and for help2man at build time.
+bool asksOnlyForText(int argc, char** argv)
+{
+    for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+        for (const char* option : {"-h", "--help", "--help-all", "-v", "--version"})
+            if (std::strcmp(argv[i], option) == 0)
+                return true;
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if (asksOnlyForText(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        CommandLine commandLine;
+        commandLine.parser.process(app); // prints and exits
+        return 0;
+    }
     QApplication app(argc, argv);
-    // Also the QSettings scope: ~/.config/spanscope/spanscope.conf on Linux.
-    QApplication::setOrganizationName(QStringLiteral("spanscope"));
-    QApplication::setApplicationName(QStringLiteral("spanscope"));
-    QApplication::setApplicationVersion(QStringLiteral(SPANSCOPE_VERSION));
+    setIdentity();
+    // Desktops match the window to the installed .desktop file (its name and icon).
+    QGuiApplication::setDesktopFileName(QStringLiteral(SPANSCOPE_APP_ID));
+    QApplication::setWindowIcon(spanscope::app::applicationIcon());
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Profile viewer for scope-profiler HDF5 region files and live NVTX captures."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Region files to open."),
-                                 QStringLiteral("[FILE...]"));
-    QCommandLineOption compare(
-        QStringLiteral("compare"),
-        QStringLiteral("Compare the files in one tab instead: the first is the baseline."));
-    parser.addOption(compare);
-    QCommandLineOption launch(
-        QStringLiteral("launch"),
-        QStringLiteral("Run PROGRAM [ARGS...] (after --) with the NVTX collector and show it live."));
-    parser.addOption(launch);
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("Save the window as PNG once loaded, then exit."),
-                                  QStringLiteral("png"));
-    screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(screenshot);
-    // With --screenshot: take it after this many ms instead (a live capture mid-run).
-    QCommandLineOption screenshotAfter(QStringLiteral("screenshot-after"),
-                                       QStringLiteral("Take the screenshot after MS."),
-                                       QStringLiteral("ms"));
-    screenshotAfter.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(screenshotAfter);
+    CommandLine commandLine;
+    QCommandLineParser& parser = commandLine.parser;
+    const QCommandLineOption &compare = commandLine.compare, &launch = commandLine.launch,
+                             &screenshot = commandLine.screenshot,
+                             &screenshotAfter = commandLine.screenshotAfter;
     parser.process(app);
     if (parser.isSet(compare) && parser.positionalArguments().size() < 2) {
         std::fprintf(stderr, "spanscope: --compare needs two files or more, the baseline first\n");

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "about_dialog.h"
 #include "capture_tab.h"
 #include "compare_tab.h"
 #include "live_tab.h"
@@ -219,20 +220,48 @@ void MainWindow::focusFilter()
 void MainWindow::onTabLoaded(CaptureTab* tab)
 {
     m_recent->add(tab->path());
-    views::CaptureView* view = tab->view();
-    // New views take the splitter layout last chosen in any tab (or the last session).
-    static const char* const kLayoutHooked = "spanscopeLayoutHooked";
-    if (!view->property(kLayoutHooked).toBool()) {
-        view->setProperty(kLayoutHooked, true);
-        if (!m_viewLayout.isEmpty())
-            view->restoreLayoutState(m_viewLayout);
-        connect(view, &views::CaptureView::layoutStateChanged, this,
-                [this, view] { m_viewLayout = view->saveLayoutState(); });
-    }
+    hookView(tab->view());
     updateTabDecoration(tab);
     statusBar()->showMessage(tr("Loaded %1").arg(QDir::toNativeSeparators(tab->path())),
                              kStatusMessageMs);
     updateState();
+}
+
+void MainWindow::hookView(views::CaptureView* view)
+{
+    static const char* const kHooked = "spanscopeViewHooked";
+    if (!view || view->property(kHooked).toBool())
+        return;
+    view->setProperty(kHooked, true);
+    // New views take the splitter layout last chosen in any tab (or the last session).
+    if (!m_viewLayout.isEmpty())
+        view->restoreLayoutState(m_viewLayout);
+    connect(view, &views::CaptureView::layoutStateChanged, this,
+            [this, view] { m_viewLayout = view->saveLayoutState(); });
+    connect(view, &views::CaptureView::saveRequested, this, &MainWindow::answerSaveRequest);
+}
+
+void MainWindow::answerSaveRequest(const views::SaveRequest& request)
+{
+    const QString start = QDir(m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory)
+                              .filePath(request.suggestedName);
+    QString selected = request.filters.value(0);
+    QString path = QFileDialog::getSaveFileName(this, request.caption, start,
+                                                request.filters.join(QStringLiteral(";;")), &selected);
+    if (path.isEmpty())
+        return;
+    // A name typed without a known suffix gets the one of the chosen format.
+    if (!request.suffixes.contains(QFileInfo(path).suffix().toLower())) {
+        const qsizetype chosen = request.filters.indexOf(selected);
+        path += QLatin1Char('.') + request.suffixes.value(chosen < 0 ? 0 : chosen);
+    }
+    m_lastDirectory = QFileInfo(path).absolutePath();
+    QString error;
+    if (!request.write(path, &error))
+        QMessageBox::warning(this, request.caption,
+                             tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), error));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
 }
 
 void MainWindow::onTabLoadingChanged()
@@ -309,15 +338,8 @@ void MainWindow::openDialog()
 
 void MainWindow::about()
 {
-    QMessageBox::about(
-        this, tr("About spanscope"),
-        tr("<h3>spanscope %1</h3>"
-           "<p>A profile viewer for scope-profiler HDF5 region files, Chrome and PyTorch "
-           "profiler traces and live NVTX captures: timelines with GPU streams, flows and "
-           "counters, span trees, per-region, per-rank and per-thread statistics, "
-           "allocations, and comparison of runs.</p>"
-           "<p>Built with Qt %2.</p>")
-            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    AboutDialog dialog(this);
+    dialog.exec();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

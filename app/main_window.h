@@ -23,6 +23,7 @@ struct WaitingJob;
 }
 namespace spanscope::views {
 class CaptureView;
+struct SaveRequest;
 }
 
 namespace spanscope::app {
@@ -128,6 +129,10 @@ private:
     void about();
     void reportError(const QString& file, const model::Error& error);
     void onTabLoaded(CaptureTab* tab);
+    // Connects a tab's view once: the shared splitter layout, and its save requests.
+    void hookView(views::CaptureView* view);
+    // Asks where to save what a view asked to save, writes it, reports a failure.
+    void answerSaveRequest(const views::SaveRequest& request);
     void onTabLoadingChanged();
     void onCompareTabLoaded(CompareTab* tab);
     void updateTabDecoration(CaptureTab* tab);

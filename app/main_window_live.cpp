@@ -128,20 +128,9 @@ void MainWindow::addLiveTab(LiveTab* tab)
     };
     connect(tab, &LiveTab::stateChanged, this, decorate);
     connect(tab, &LiveTab::updated, this, [this, tab] {
+        hookView(tab->view()); // once the view exists
         if (tab == currentLiveTab())
             updateState();
-    });
-    connect(tab, &LiveTab::updated, this, [this, tab] {
-        // The splitter layout the user chose elsewhere, once the view exists.
-        static const char* const kLayoutHooked = "spanscopeLayoutHooked";
-        views::CaptureView* view = tab->view();
-        if (!view || view->property(kLayoutHooked).toBool())
-            return;
-        view->setProperty(kLayoutHooked, true);
-        if (!m_viewLayout.isEmpty())
-            view->restoreLayoutState(m_viewLayout);
-        connect(view, &views::CaptureView::layoutStateChanged, this,
-                [this, view] { m_viewLayout = view->saveLayoutState(); });
     });
     decorate();
 }

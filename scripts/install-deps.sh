@@ -8,6 +8,7 @@ packages=(
   libhdf5-dev liblzf-dev libzstd-dev zlib1g-dev
   libsimdjson-dev libdeflate-dev
   libbenchmark-dev
+  help2man dpkg-dev appstream desktop-file-utils
 )
 
 missing=()

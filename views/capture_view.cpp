@@ -6,6 +6,7 @@
 #include "plots/allocations_view.h"
 #include "plots/duration_histogram.h"
 #include "plots/gpu_wall_plot.h"
+#include "plots/plot_frame.h"
 #include "region_details_widget.h"
 #include "region_filter_proxy.h"
 #include "span_tree_widget.h"
@@ -130,6 +131,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_spanTree = new SpanTreeWidget;
     m_spanTree->setObjectName(QStringLiteral("spanTree"));
     m_sideTabs->addTab(m_spanTree, tr("Span tree"));
+    // Every plot's Save image / Save data reaches app/ through this view.
+    for (PlotFrame* frame : m_sideTabs->findChildren<PlotFrame*>())
+        connect(frame, &PlotFrame::saveRequested, this, &CaptureView::saveRequested);
 
     m_leftSplitter = new QSplitter(Qt::Vertical);
     m_leftSplitter->addWidget(left);

@@ -9,6 +9,7 @@
 #include "model/stats/capture_summary.h"
 #include "model/timeline/timeline_index.h"
 #include "region_table_model.h"
+#include "views/save_request.h"
 
 #include <QWidget>
 #include <memory>
@@ -90,6 +91,8 @@ public:
 signals:
     // The layout the user gave the splitters changed (to remember it).
     void layoutStateChanged();
+    // A plot's Save image or Save data was chosen; app/ asks for the path (save_request.h).
+    void saveRequested(const spanscope::views::SaveRequest& request);
 
 private:
     void apply(std::shared_ptr<const model::Capture> capture,

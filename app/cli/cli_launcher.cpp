@@ -13,6 +13,7 @@
 // The tunable is inherited only by the core; the CLI never starts a profiled job. Not set
 // in sanitizer builds, whose allocator is their own, or with SPANSCOPE_NO_HUGE_PAGES set.
 
+#include "app/install_paths.h"
 #include "launch_settings.h"
 
 #include <cerrno>
@@ -20,18 +21,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 namespace {
-
-// A program installed next to this one.
-std::string sibling(const char* argv0, const char* name)
-{
-    char self[4096];
-    const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    std::string path = length > 0 ? std::string(self, size_t(length)) : std::string(argv0);
-    return path.substr(0, path.find_last_of('/') + 1) + name;
-}
 
 void useHugePagesForLargeInputs(int argc, char** argv)
 {
@@ -50,10 +43,16 @@ void useHugePagesForLargeInputs(int argc, char** argv)
 int main(int argc, char** argv)
 {
     const bool render = argc > 1 && std::strcmp(argv[1], "render") == 0;
-    const std::string program = sibling(argv[0], render ? "spanscope-render" : "spanscope-cli-core");
-    if (render && ::access(program.c_str(), X_OK) != 0) {
-        std::fprintf(stderr, "spanscope-cli: rendering needs %s, which this build or installation does not have (built without the GUI?)\n",
-                     program.c_str());
+    const char* name = render ? "spanscope-render" : "spanscope-cli-core";
+    const std::vector<std::string> candidates =
+        spanscope::app::helperProgramCandidates(spanscope::app::ownDirectory(), name);
+    const std::string program = spanscope::app::firstExisting(candidates, true);
+    if (program.empty()) {
+        std::fprintf(stderr, "spanscope-cli: %s, which runs %s, is not in %s%s%s\n", name,
+                     render ? "`render` (built with the GUI only)" : "every command",
+                     candidates.empty() ? "this installation" : candidates.front().c_str(),
+                     candidates.size() > 1 ? " nor " : "",
+                     candidates.size() > 1 ? candidates.back().c_str() : "");
         return 2;
     }
     if (!render)

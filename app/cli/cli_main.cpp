@@ -4,6 +4,7 @@
 #include "compare_command.h"
 #include "export_command.h"
 #include "summary_command.h"
+#include "spanscope_version.h"
 
 #include <iostream>
 #include <string>
@@ -11,23 +12,34 @@
 
 namespace {
 
-const char* kUsage = "usage: spanscope-cli COMMAND [ARGS]\n"
-                     "\n"
-                     "commands:\n"
-                     "  summary FILE... [--format text|json|csv] [--per-thread]\n"
-                     "                                              statistics of region files and traces\n"
-                     "  compare BASELINE CANDIDATE... [--format text|json|csv] [--threshold PCT]\n"
-                     "          [--metric mean|p50|p95|total] [--region REGEX] [--per-rank]\n"
-                     "                                              regions compared across runs;\n"
-                     "                                              exit 1 on a significant slowdown\n"
-                     "  render FILE --output OUT.png [--width W] [--height H] [--from NS] [--to NS]\n"
-                     "         [--lanes REGEX]                     the timeline as an image\n"
-                     "  export [--format chrome] --output OUT.json[.gz] FILE\n"
-                     "                                              any capture as Chrome trace JSON\n"
-                     "                                              (Perfetto UI, chrome://tracing)\n"
-                     "\n"
-                     "exit codes: 0 success, 1 a file could not be read (compare: or a region got\n"
-                     "significantly slower), 2 usage error\n";
+const char* kUsage =
+    "Usage: spanscope-cli COMMAND [ARGS]\n"
+    "\n"
+    "Statistics, comparisons, timeline images and Chrome trace export of region files,\n"
+    "captures and traces, for scripts and CI.\n"
+    "\n"
+    "Commands:\n"
+    "  summary FILE...\n"
+    "      statistics of region files and traces, per region and rank\n"
+    "      [--format text|json|csv] [--per-thread]\n"
+    "  compare BASELINE CANDIDATE...\n"
+    "      regions compared across runs; exit 1 on a significant slowdown\n"
+    "      [--format text|json|csv] [--threshold PCT] [--metric mean|p50|p95|total]\n"
+    "      [--region REGEX] [--per-rank]\n"
+    "  render FILE --output OUT.png\n"
+    "      the timeline as an image\n"
+    "      [--width W] [--height H] [--from NS] [--to NS] [--lanes REGEX]\n"
+    "  export --output OUT.json[.gz] FILE\n"
+    "      any capture as Chrome trace JSON (Perfetto UI, chrome://tracing)\n"
+    "      [--format chrome]\n"
+    "\n"
+    "Options:\n"
+    "  --help      this text\n"
+    "  --version   the version of spanscope\n"
+    "\n"
+    "Exit status:\n"
+    "  0 success, 1 a file could not be read (compare: or a region got significantly\n"
+    "  slower), 2 usage error\n";
 
 } // namespace
 
@@ -42,6 +54,10 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     if (command == "-h" || command == "--help" || command == "help") {
         std::cout << kUsage;
+        return 0;
+    }
+    if (command == "-V" || command == "--version" || command == "version") {
+        std::cout << "spanscope-cli " SPANSCOPE_VERSION "\n";
         return 0;
     }
     if (command == "summary")

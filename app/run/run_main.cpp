@@ -12,13 +12,15 @@
 //       streaming, once a viewer attaches (File > Attach in spanscope). Ctrl-C while it
 //       waits withdraws it.
 //
-// The collector library is $SPANSCOPE_COLLECTOR or <dir of this binary>/../lib/
-// libspanscope-collector.so. Exit status: the job's (128 + signal if it was killed);
+// The collector library is $SPANSCOPE_COLLECTOR, or found from this program's own folder,
+// installed or in the build tree (app/install_paths.h). Exit status: the job's (128 + signal if it was killed);
 // 2 for bad usage or when the job cannot be started; 1 if the capture cannot be saved;
 // 130 when a waiting job is withdrawn.
+#include "app/install_paths.h"
 #include "model/io/capture_writer.h"
 #include "model/live/job_assembler.h"
 #include "model/live/job_registry.h"
+#include "spanscope_version.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -38,26 +40,26 @@ using namespace spanscope;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) -- COMMAND [ARGS...]\n"
+    "Usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) -- COMMAND [ARGS...]\n"
+    "\n"
+    "Runs COMMAND with spanscope's NVTX collector injected into it and every process it\n"
+    "starts, and records or streams their NVTX ranges.\n"
+    "\n"
+    "Options:\n"
     "  --output FILE.h5   record the job's NVTX ranges and save them as a capture file\n"
     "  --connect SOCKET   stream the job's NVTX ranges to a viewer listening on SOCKET\n"
-    "  --wait             wait for a viewer to attach (File > Attach), then run and stream\n";
+    "  --wait             wait for a viewer to attach (File > Attach), then run and stream\n"
+    "  --help             this text\n"
+    "  --version          the version of spanscope\n"
+    "\n"
+    "Exit status:\n"
+    "  the job's (128 + signal if it was killed); 2 for bad usage or when the job cannot be\n"
+    "  started; 1 if the capture cannot be saved; 130 when a waiting job is withdrawn\n";
 
 int usage(const char* problem)
 {
     std::fprintf(stderr, "spanscope-run: %s\n%s", problem, kUsage);
     return 2;
-}
-
-std::string collectorPath()
-{
-    if (const char* env = std::getenv("SPANSCOPE_COLLECTOR"); env && *env)
-        return env;
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        return {};
-    return (self.parent_path() / ".." / "lib" / "libspanscope-collector.so").lexically_normal();
 }
 
 std::string commandLine(char** argv)
@@ -195,6 +197,9 @@ int main(int argc, char** argv)
         } else if (arg == "-h" || arg == "--help") {
             std::printf("%s", kUsage);
             return 0;
+        } else if (arg == "-V" || arg == "--version") {
+            std::printf("spanscope-run %s\n", SPANSCOPE_VERSION);
+            return 0;
         } else {
             return usage(("unexpected argument '" + arg + "'").c_str());
         }
@@ -204,13 +209,16 @@ int main(int argc, char** argv)
     if (int(!output.empty()) + int(!socket.empty()) + int(wait) != 1)
         return usage("give exactly one of --output, --connect and --wait");
 
-    const std::string collector = collectorPath();
-    std::error_code ec;
-    if (collector.empty() || !fs::exists(collector, ec)) {
+    const std::vector<std::string> candidates = app::collectorCandidates(app::ownDirectory());
+    const std::string collector = app::firstExisting(candidates, false);
+    if (collector.empty()) {
+        std::string tried;
+        for (const std::string& path : candidates)
+            tried += (tried.empty() ? "" : ", ") + path;
         std::fprintf(stderr,
-                     "spanscope-run: the collector library %s does not exist (set "
+                     "spanscope-run: the collector library is not installed: tried %s (set "
                      "SPANSCOPE_COLLECTOR to its path)\n",
-                     collector.c_str());
+                     tried.empty() ? "nothing (cannot read /proc/self/exe)" : tried.c_str());
         return 2;
     }
     if (const char* existing = std::getenv("NVTX_INJECTION64_PATH"); existing && *existing) {
@@ -251,7 +259,10 @@ int main(int argc, char** argv)
         return 2;
     }
     ::setenv("SPANSCOPE_OUTPUT_DIR", streams.c_str(), 1);
-    auto removeStreams = [&] { fs::remove_all(streams, ec); };
+    auto removeStreams = [&] {
+        std::error_code ignored; // a leftover temporary folder is not worth failing for
+        fs::remove_all(streams, ignored);
+    };
 
     // Ctrl-C reaches the job (same process group); we stay to save what it recorded.
     std::signal(SIGINT, SIG_IGN);

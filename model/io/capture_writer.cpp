@@ -11,6 +11,7 @@
 #include "crash_guard.h"
 #include "h5_file.h"
 #include "h5_handle.h"
+#include "spanscope_version.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -27,9 +28,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef SPANSCOPE_VERSION
-#define SPANSCOPE_VERSION "unknown"
-#endif
 
 namespace spanscope::model::io {
 

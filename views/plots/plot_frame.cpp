@@ -1,32 +1,19 @@
 #include "plot_frame.h"
 
-#include <QMenu>
-#include <QToolButton>
-
 #include "plot_export.h"
 
 #include <QAction>
-#include <QDir>
 #include <QEvent>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
-#include <QMessageBox>
+#include <QPointer>
 #include <QStackedLayout>
+#include <QToolButton>
 #include <qcustomplot.h>
 
 namespace spanscope::views {
 
 namespace {
-
-// The folder the last plot export went to, so the next one starts there (per session;
-// app/ owns the remembered settings).
-QString& lastExportFolder()
-{
-    static QString folder = QDir::homePath();
-    return folder;
-}
 
 // Characters file systems or shells dislike become '-': region names hold '/', ':' etc.
 QString safeFileName(const QString& name)
@@ -196,44 +183,29 @@ void PlotFrame::updateActions()
     m_saveCsv->setEnabled(plotShown() && m_csvWriter != nullptr);
 }
 
-QString PlotFrame::askSavePath(const QString& caption, const QStringList& filters,
-                               const QStringList& suffixes)
-{
-    // The one kind of dialog views/ opens: a file chooser for an export the user asked
-    // for from this plot's own menu; there is nothing for app/ to decide about it.
-    QString selectedFilter = filters.value(0);
-    QString path =
-        QFileDialog::getSaveFileName(this, caption, QDir(lastExportFolder()).filePath(m_exportName),
-                                     filters.join(";;"), &selectedFilter);
-    if (path.isEmpty())
-        return {};
-    const qsizetype chosen = filters.indexOf(selectedFilter);
-    if (!suffixes.contains(QFileInfo(path).suffix().toLower()))
-        path += QLatin1Char('.') + suffixes.value(chosen < 0 ? 0 : chosen);
-    lastExportFolder() = QFileInfo(path).absolutePath();
-    return path;
-}
-
 void PlotFrame::saveImage()
 {
-    const QString path = askSavePath(
-        tr("Save Plot Image"),
-        {tr("PNG image (*.png)"), tr("PDF document (*.pdf)"), tr("SVG drawing (*.svg)")},
-        plotImageSuffixes());
-    QString error;
-    if (!path.isEmpty() && !savePlotImage(m_plot, path, 0, 0, &error))
-        QMessageBox::warning(this, tr("Save Plot Image"), error);
+    // The plot may be gone by the time app/ has a path (its tab closed behind the dialog).
+    QPointer<QCustomPlot> plot = m_plot;
+    emit saveRequested(
+        {tr("Save Plot Image"),
+         {tr("PNG image (*.png)"), tr("PDF document (*.pdf)"), tr("SVG drawing (*.svg)")},
+         plotImageSuffixes(),
+         m_exportName,
+         [plot](const QString& path, QString* error) {
+             if (!plot) {
+                 *error = tr("The plot was closed before it could be saved.");
+                 return false;
+             }
+             return savePlotImage(plot, path, 0, 0, error);
+         }});
 }
 
 void PlotFrame::saveCsv()
 {
-    if (!m_csvWriter)
-        return;
-    const QString path =
-        askSavePath(tr("Save Plot Data"), {tr("CSV file (*.csv)")}, {QStringLiteral("csv")});
-    QString error;
-    if (!path.isEmpty() && !m_csvWriter(path, &error))
-        QMessageBox::warning(this, tr("Save Plot Data"), error);
+    if (m_csvWriter)
+        emit saveRequested({tr("Save Plot Data"), {tr("CSV file (*.csv)")}, {QStringLiteral("csv")},
+                            m_exportName, m_csvWriter});
 }
 
 } // namespace spanscope::views

@@ -2,8 +2,10 @@
 // The frame every plot of the viewer sits in: a QCustomPlot, or a centred sentence in its
 // place when there is nothing to plot (so an empty plot never looks like a broken one); the
 // plot's colours follow the widget palette; a context menu saves the plot as an image
-// (PNG, PDF, SVG) and its data as CSV; tick density follows the plot's size. GUI thread
-// only.
+// (PNG, PDF, SVG) and its data as CSV, through a SaveRequest that app/ answers; tick
+// density follows the plot's size. GUI thread only.
+
+#include "views/save_request.h"
 
 #include <QWidget>
 #include <functional>
@@ -36,7 +38,7 @@ public:
     // The sentence shown instead of the plot; empty while the plot is shown.
     QString message() const;
 
-    // The file name, without suffix, the save dialogs suggest ("histogram-solver.step").
+    // The file name, without suffix, save requests suggest ("histogram-solver.step").
     void setExportName(const QString& name);
     // What "Save data as CSV…" writes; the action is disabled without one.
     void setCsvWriter(CsvWriter writer);
@@ -51,6 +53,8 @@ public:
 signals:
     // The palette changed and the plot's colours were reapplied; owners recolour data.
     void paletteApplied();
+    // The user chose "Save image…" or "Save data as CSV…" (CSV: only with a writer).
+    void saveRequested(const spanscope::views::SaveRequest& request);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -61,8 +65,6 @@ private:
     void updateActions();
     void saveImage();
     void saveCsv();
-    QString askSavePath(const QString& caption, const QStringList& filters,
-                        const QStringList& suffixes);
 
     QStackedLayout* m_stack = nullptr;
     QCustomPlot* m_plot = nullptr;
