@@ -19,6 +19,7 @@ namespace spanscope::app {
 namespace {
 
 constexpr int kIconPx = 64;
+constexpr int kWidthPx = 640; // room for a collector path on one line
 
 } // namespace
 
@@ -60,6 +61,9 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent)
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_table->resizeRowsToContents();
+    // Tall enough for every row, so the dialog has no empty table area.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->height() +
+                              m_table->verticalHeader()->length() + 2 * m_table->frameWidth());
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     QPushButton* copy = buttons->addButton(tr("&Copy"), QDialogButtonBox::ActionRole);
@@ -72,7 +76,7 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent)
     layout->addLayout(header);
     layout->addWidget(m_table, 1);
     layout->addWidget(buttons);
-    resize(640, 480);
+    resize(kWidthPx, sizeHint().height());
 }
 
 } // namespace spanscope::app

@@ -5,6 +5,7 @@
 #include "model/io/library_versions.h"
 #include "spanscope_version.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <qcustomplot.h>
 
@@ -25,7 +26,7 @@ QString nvtxCaptureState()
         return QObject::tr("unavailable: the collector library is not at %1 (set "
                            "SPANSCOPE_COLLECTOR to its path)")
             .arg(QString::fromStdString(candidates.empty() ? std::string() : candidates.front()));
-    return QObject::tr("available (%1)").arg(QString::fromStdString(collector));
+    return QObject::tr("available (%1)").arg(QDir::cleanPath(QString::fromStdString(collector)));
 #else
     return QObject::tr("not in this build: the NVTX 3 headers were not found when it was built");
 #endif

@@ -243,25 +243,32 @@ void MainWindow::hookView(views::CaptureView* view)
 
 void MainWindow::answerSaveRequest(const views::SaveRequest& request)
 {
-    const QString start = QDir(m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory)
-                              .filePath(request.suggestedName);
-    QString selected = request.filters.value(0);
-    QString path = QFileDialog::getSaveFileName(this, request.caption, start,
-                                                request.filters.join(QStringLiteral(";;")), &selected);
+    QString chosenFilter;
+    QString path = askRequestedSavePath(request, &chosenFilter);
     if (path.isEmpty())
         return;
     // A name typed without a known suffix gets the one of the chosen format.
     if (!request.suffixes.contains(QFileInfo(path).suffix().toLower())) {
-        const qsizetype chosen = request.filters.indexOf(selected);
+        const qsizetype chosen = request.filters.indexOf(chosenFilter);
         path += QLatin1Char('.') + request.suffixes.value(chosen < 0 ? 0 : chosen);
     }
     m_lastDirectory = QFileInfo(path).absolutePath();
     QString error;
-    if (!request.write(path, &error))
-        QMessageBox::warning(this, request.caption,
-                             tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), error));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
+    if (!request.write(path, &error)) {
+        emit errorReported(path, error);
+        showError(request.caption, tr("Could not save %1.").arg(QDir::toNativeSeparators(path)), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
+}
+
+QString MainWindow::askRequestedSavePath(const views::SaveRequest& request, QString* chosenFilter)
+{
+    const QString start = QDir(m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory)
+                              .filePath(request.suggestedName);
+    *chosenFilter = request.filters.value(0);
+    return QFileDialog::getSaveFileName(this, request.caption, start,
+                                        request.filters.join(QStringLiteral(";;")), chosenFilter);
 }
 
 void MainWindow::onTabLoadingChanged()

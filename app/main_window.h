@@ -97,6 +97,9 @@ protected:
     // format (.json/.json.gz: Chrome trace JSON, else a region file); `chromeOnly` offers
     // Chrome trace JSON alone (File › Export).
     virtual QString askSavePath(const QString& suggested, bool chromeOnly = false);
+    // Where to save what a view asked to save (SaveRequest), and the filter chosen; empty
+    // when the user cancelled. Failures of the write go through showError().
+    virtual QString askRequestedSavePath(const views::SaveRequest& request, QString* chosenFilter);
 
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
