@@ -5,6 +5,7 @@
 #include "app/cli/summary_command.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
+#include "spanscope_version.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -370,6 +371,15 @@ private slots:
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitCode(), 1);
         QVERIFY(process.readAllStandardError().contains("/no/such.h5: no such file"));
+        // --help and --version answer on stdout and succeed (help2man reads them).
+        process.start(cli, {"--help"});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(process.readAllStandardOutput().startsWith("Usage: spanscope-cli COMMAND"));
+        process.start(cli, {"--version"});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        QCOMPARE(process.readAllStandardOutput(), QByteArray("spanscope-cli " SPANSCOPE_VERSION "\n"));
     }
 
     void largeInputsStartTheCoreWithHugePages()

@@ -3,6 +3,7 @@
 #include "collector/nvtx_workload_counts.h"
 #include "model/capture_loader.h"
 #include "model/live/nvtx_assembler.h"
+#include "spanscope_version.h"
 
 #include <QDir>
 #include <QFile>
@@ -356,7 +357,14 @@ private slots:
         QCOMPARE(runTool({"--output", "a.h5", "--connect", "s", "--", "/bin/true"}).exitCode, 2);
         const Run usage = runTool({"--", "/bin/true"});
         QCOMPARE(usage.exitCode, 2);
-        QVERIFY(usage.err.contains("usage:"));
+        QVERIFY(usage.err.contains("Usage: spanscope-run"));
+        // --help and --version answer on stdout and succeed (help2man reads them).
+        const Run help = runTool({"--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.startsWith("Usage: spanscope-run"));
+        const Run version = runTool({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QCOMPARE(version.out, QStringLiteral("spanscope-run " SPANSCOPE_VERSION "\n"));
     }
 };
 
