@@ -321,9 +321,15 @@ void Collector::flush(int waitMs, bool final)
     std::lock_guard flushLock(m_flushMutex);
     if (m_sink->closed())
         return;
-    // Thread records first, then strings and meta: anything a record refers to was published
-    // before the record was written, so it is in this batch's definitions.
+    // Thread records first, then meta, then the string count: every string a record or a
+    // meta record refers to was interned (and counted, see StringTable::intern) before that
+    // record was published, so it is among this batch's definitions. The definitions go
+    // first in the frame: strings, then meta.
     drainRings();
+    {
+        std::lock_guard lock(m_metaMutex);
+        m_metaBatch.swap(m_meta);
+    }
     const std::uint32_t stringCount = m_strings.count();
     for (; m_sentStrings < stringCount; ++m_sentStrings) {
         const StringTable::Entry* e = m_strings.entry(m_sentStrings);
@@ -336,11 +342,8 @@ void Collector::flush(int waitMs, bool final)
         m_essential.append(e->text, e->length);
         m_essential.append(r.header.size - sizeof r - e->length, '\0');
     }
-    {
-        std::lock_guard lock(m_metaMutex);
-        m_essential += m_meta;
-        m_meta.clear();
-    }
+    m_essential += m_metaBatch;
+    m_metaBatch.clear();
     if (monotonicNs() - m_lastCalibrationNs >= kCalibrationIntervalNs || final)
         appendCalibration(m_essential);
 

@@ -103,6 +103,7 @@ private:
     std::condition_variable m_wake;
     bool m_stop = false;     // guarded by m_wakeMutex
     std::mutex m_flushMutex; // one flush at a time (sender loop or exit)
+    std::string m_metaBatch; // meta taken from m_meta for the flush in progress
     std::string m_essential; // strings, meta and calibrations that must reach the reader
     std::string m_records;   // drained thread records not yet sent
     std::uint32_t m_sentStrings = 1;

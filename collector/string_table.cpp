@@ -107,9 +107,12 @@ std::uint32_t StringTable::intern(std::string_view text)
     entry->length = static_cast<std::uint32_t>(text.size());
     std::memcpy(entry->text, text.data(), text.size());
     m_entries[id] = entry;
+    // Counted before it can be found: a thread that finds the entry (acquire) and records its
+    // id has then also seen the count, so the sender, which reads the count after draining
+    // that record, sends the definition in the same batch (Collector::flush).
+    m_count.store(id + 1, std::memory_order_release);
     m_slots[i].id.store(id, std::memory_order_relaxed);
     m_slots[i].entry.store(entry, std::memory_order_release);
-    m_count.store(id + 1, std::memory_order_release);
     return id;
 }
 

@@ -539,8 +539,8 @@ private slots:
         QProcess dump;
         dump.start(SPANSCOPE_SPS_DUMP, {file});
         QVERIFY(dump.waitForFinished(30000));
-        QCOMPARE(dump.exitCode(), 0);
         const QByteArray out = dump.readAllStandardOutput();
+        QVERIFY2(dump.exitCode() == 0, dump.readAllStandardError().constData());
         QVERIFY2(out.contains("complete (end frame)"), out.constData());
         QVERIFY2(out.contains(QByteArray("push               ") + QByteArray::number(kPushes)),
                  out.constData());
