@@ -94,6 +94,8 @@ std::string trackTitle(const Capture& capture, TrackId id)
         title += dot + (own.empty() ? std::string("counter") : own);
         break;
     }
+    if (track.inferredLane > 0)
+        title += dot + "overlap lane " + std::to_string(track.inferredLane + 1);
     return title;
 }
 
@@ -111,7 +113,7 @@ std::vector<TrackId> tracksInDisplayOrder(const Capture& capture)
         const Track& t = capture.tracks[i];
         const bool stream = t.kind == TrackKind::GpuStream;
         return std::make_tuple(t.rank, section(t), t.device, int(t.kind), stream ? t.stream : t.sortKey,
-                               stream ? t.sortKey : t.stream, t.thread, t.task, i);
+                               stream ? t.sortKey : t.stream, t.thread, t.task, t.inferredLane, i);
     };
     std::vector<uint32_t> order(capture.tracks.size());
     std::iota(order.begin(), order.end(), 0u);

@@ -50,6 +50,9 @@ struct Track
     int64_t stream = -1;  // GpuStream: the stream id as the source numbers it
     NameId name;          // the source's own name for it (stream or counter name), may be empty
     int64_t sortKey = 0;  // order among tracks of one rank and kind (a source's sort index)
+    // >0: a lane inferred beside the track with the same fields and 0 here, holding calls
+    // that overlapped others there without nesting (stats/overlap_lanes.h).
+    uint16_t inferredLane = 0;
 };
 
 // Adds a track and returns its id. The caller keeps (rank, kind, thread/task/device/
@@ -57,6 +60,7 @@ struct Track
 TrackId addTrack(Capture& capture, Track track);
 
 // The one title of a track, as every view shows it: "rank 0", "rank 0 · thread 3 worker",
+// "rank 0 · thread 3 worker · overlap lane 2" (an inferred lane),
 // "rank 0 · task 2 Task-1", "rank 0 · async nccl", "rank 0 · GPU 1 · stream 7 compute",
 // "rank 0 · GPU 1", "rank 0 · GPU 1 · allocated".
 std::string trackTitle(const Capture& capture, TrackId track);

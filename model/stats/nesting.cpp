@@ -1,5 +1,7 @@
 #include "nesting.h"
 
+#include "overlap_lanes.h"
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -299,13 +301,27 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
         capture.warnings.push_back({"too many calls to compute nesting; exclusive times unavailable", {}});
         return true;
     }
-    Nester nester(capture, &capture.events.depth, visitor);
-    if (!nester.run(progress))
+    std::optional<Nester> nester;
+    nester.emplace(capture, &capture.events.depth, visitor);
+    if (!nester->run(progress))
         return false;
-    capture.rowExclusive = std::move(nester.rowExclusive);
-    capture.laneExclusive = std::move(nester.laneExclusive);
-    if (nester.overlapWarning && !capture.nestingComputed)
-        capture.warnings.push_back(std::move(*nester.overlapWarning));
+    // Partial overlaps: spread the calls over inferred lanes and nest again, so no call is
+    // nested wrongly (overlap_lanes.h). The second walk costs only captures that overlap.
+    if (nester->overlapWarning) {
+        if (std::optional<Warning> lanes = inferOverlapLanes(capture)) {
+            if (!capture.nestingComputed)
+                capture.warnings.push_back(std::move(*lanes));
+            if (visitor)
+                visitor->restart();
+            nester.emplace(capture, &capture.events.depth, visitor);
+            if (!nester->run(progress))
+                return false;
+        }
+    }
+    capture.rowExclusive = std::move(nester->rowExclusive);
+    capture.laneExclusive = std::move(nester->laneExclusive);
+    if (nester->overlapWarning && !capture.nestingComputed)
+        capture.warnings.push_back(std::move(*nester->overlapWarning));
     capture.nestingComputed = true;
     return true;
 }

@@ -9,13 +9,15 @@ namespace spanscope::model {
 
 // Gives the capture its tracks when it has none (assignTracks), then fills
 // capture.events.depth, capture.rowExclusive and (when calls carry their own tracks)
-// capture.laneExclusive, and adds a warning when calls overlap partially.
+// capture.laneExclusive. Calls that overlap partially on a track are first moved to
+// inferred lanes beside it (overlap_lanes.h), with a warning that names them.
 //
 // Rules (format spec §14): per track, calls sorted by start ascending, then end
 // descending, ties in input order; a call is the child of the nearest still-open call; an
 // open call closes for a later call starting at s when its end <= s, except that a
 // zero-length call stays open through its own instant. A child that ends after its
-// parent is a partial overlap: counted, warned about, and treated as a sibling. Calls
+// parent is a partial overlap: such calls are moved to inferred lanes before nesting; any
+// left (past kMaxInferredLanes) are counted, warned about and treated as siblings. Calls
 // whose end precedes their start (never closed) take no part and get depth 0.
 //
 // O(N log R) for N calls in R already-sorted rows per track (the usual case), O(N log N)
@@ -37,6 +39,11 @@ public:
     virtual void track(TrackId track) = 0;
     virtual void call(uint32_t event, uint16_t depth) = 0;
     virtual void unclosed(uint32_t event, TrackId track) = 0;
+    // Forget everything seen: the walk starts over. computeNesting() does this once when
+    // its first walk found partial overlaps and it moved calls to inferred lanes
+    // (overlap_lanes.h); walkNesting() never does. Visitors passed to computeNesting()
+    // that keep what they saw must override it.
+    virtual void restart() {}
 };
 
 // The same walk over a published capture (tracks assigned), storing nothing; for building

@@ -59,6 +59,12 @@ void TimelineIndexBuilder::unclosed(uint32_t event, TrackId track)
     m_lanes[track.value].unclosed.push_back(event);
 }
 
+void TimelineIndexBuilder::restart()
+{
+    m_lanes.clear();
+    m_current = nullptr;
+}
+
 std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture)
 {
     TimelineIndexBuilder builder;

@@ -112,6 +112,7 @@ public:
     void track(TrackId track) override;
     void call(uint32_t event, uint16_t depth) override;
     void unclosed(uint32_t event, TrackId track) override;
+    void restart() override;
 
     std::shared_ptr<const TimelineIndex> finish(const Capture& capture);
 

@@ -179,10 +179,10 @@ private slots:
         QCOMPARE(metadataInt(*c, "pid"), int64_t(77));
         QCOMPARE(metadataInt(*c, "nvtx_anomalies"), int64_t(0));
         // Rows are contiguous slices and nesting works on them; the two domains' stacks
-        // interleave on thread 10, which nesting reports as one partial overlap.
+        // interleave on thread 10, so nesting moves the overlapping call to a lane of its own.
         QVERIFY(computeNesting(*c));
         QCOMPARE(c->warnings.size(), size_t(1));
-        QVERIFY(hasWarning(*c, "partial overlap"));
+        QVERIFY(hasWarning(*c, "inferred overlap lanes"));
         QCOMPARE(int(c->events.depth[size_t(firstEvent(*c, "inner"))]), 1);
     }
 
