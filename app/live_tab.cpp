@@ -2,6 +2,7 @@
 
 #include "views/capture_view.h"
 #include "views/display_text.h"
+#include "views/elided_label.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -77,9 +78,9 @@ LiveTab::LiveTab(QWidget* parent) : QWidget(parent)
     m_stateLabel = new QLabel;
     m_stateLabel->setObjectName(QStringLiteral("liveState"));
     m_stateLabel->setTextFormat(Qt::RichText);
-    m_figures = new QLabel;
+    // Elided: a long command line or end reason must never widen the window.
+    m_figures = new views::ElidedLabel;
     m_figures->setObjectName(QStringLiteral("liveFigures"));
-    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stop = new QToolButton;
     m_stop->setText(tr("Stop Job"));
     m_stop->setIcon(style()->standardIcon(QStyle::SP_MediaStop));

@@ -29,6 +29,7 @@ class QToolButton;
 
 namespace spanscope::views {
 class CaptureView;
+class ElidedLabel;
 }
 
 namespace spanscope::app {
@@ -113,7 +114,7 @@ private:
     int m_updatesShown = 0;
 
     QLabel* m_stateLabel = nullptr;
-    QLabel* m_figures = nullptr;
+    views::ElidedLabel* m_figures = nullptr;
     QToolButton* m_stop = nullptr;
     QToolButton* m_detach = nullptr;
     QStackedWidget* m_stack = nullptr;

@@ -351,13 +351,23 @@ void MainWindow::about()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (const int unsaved = unsavedLiveCaptures(); unsaved > 0) {
+    const int unsaved = m_quitOnceSaved ? 0 : unsavedLiveCaptures();
+    m_quitOnceSaved = false;
+    if (unsaved > 0) {
         const QString text =
-            unsaved == 1 ? tr("A live capture has not been saved. Quit and lose it?")
-                         : tr("%1 live captures have not been saved. Quit and lose them?")
+            unsaved == 1 ? tr("A live capture has not been saved. Save it before quitting?")
+                         : tr("%1 live captures have not been saved. Save them before quitting?")
                                .arg(unsaved);
-        if (askUnsaved(text, false) != UnsavedChoice::Discard) {
+        switch (askUnsaved(text, true)) {
+        case UnsavedChoice::Discard:
+            break;
+        case UnsavedChoice::Cancel:
             event->ignore();
+            return;
+        case UnsavedChoice::Save:
+            event->ignore();
+            m_savedForQuit.clear();
+            saveLiveCapturesThenQuit();
             return;
         }
     }

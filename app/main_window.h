@@ -8,7 +8,9 @@
 #include "model/result.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 
@@ -29,6 +31,7 @@ struct SaveRequest;
 namespace spanscope::app {
 
 class CaptureTab;
+class ShortcutsDialog;
 class CompareTab;
 class LiveTab;
 struct LaunchSpec;
@@ -130,8 +133,12 @@ private:
     void focusFilter();
     void showCurrentWarnings();
     void about();
+    void showShortcuts(); // Help › Keyboard Shortcuts
     void reportError(const QString& file, const model::Error& error);
     void onTabLoaded(CaptureTab* tab);
+    // Quit with Save: asks where to save each unsaved live capture in turn, saves it, and
+    // closes the window once all are written; a cancel or a failed save stops the quit.
+    void saveLiveCapturesThenQuit();
     // Connects a tab's view once: the shared splitter layout, and its save requests.
     void hookView(views::CaptureView* view);
     // Asks where to save what a view asked to save, writes it, reports a failure.
@@ -166,6 +173,9 @@ private:
     QString m_lastDirectory;
     int m_savesRunning = 0;
     LiveTab* m_closingSaved = nullptr; // closing after its capture was saved: do not ask again
+    QList<QPointer<LiveTab>> m_savedForQuit; // saved so far while quitting with Save
+    bool m_quitOnceSaved = false;
+    QPointer<ShortcutsDialog> m_shortcuts; // every unsaved capture was saved for quitting: do not ask again
 };
 
 } // namespace spanscope::app

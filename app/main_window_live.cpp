@@ -245,6 +245,34 @@ int MainWindow::unsavedLiveCaptures() const
     return unsaved;
 }
 
+void MainWindow::saveLiveCapturesThenQuit()
+{
+    // Tabs saved earlier in this quit are skipped: a job still running has sent more since.
+    LiveTab* next = nullptr;
+    for (int i = 0; i < m_tabs->count() && !next; ++i)
+        if (LiveTab* live = liveTab(i);
+            live && live->hasUnsavedCapture() && !m_savedForQuit.contains(live))
+            next = live;
+    if (!next) {
+        // Everything the user asked to keep is written; a job still running may have sent
+        // more since, which quitting now does not ask about again.
+        m_quitOnceSaved = true;
+        close();
+        return;
+    }
+    m_tabs->setCurrentWidget(next);
+    const QString path = askSavePath(suggestedSaveName());
+    if (path.isEmpty())
+        return; // cancelled: the window stays
+    m_lastDirectory = QFileInfo(path).absolutePath();
+    // One at a time, each once the previous is written; a failed save is reported and
+    // stops the quit (the capture stays in its tab).
+    saveCaptureOf(next->view(), next, path, [this, saved = QPointer<LiveTab>(next)] {
+        m_savedForQuit.append(saved);
+        saveLiveCapturesThenQuit();
+    });
+}
+
 bool MainWindow::mayCloseLiveTab(LiveTab* tab)
 {
     if (!tab->hasUnsavedCapture())

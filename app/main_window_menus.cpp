@@ -3,6 +3,7 @@
 
 #include "main_window.h"
 #include "recent_files.h"
+#include "shortcuts_dialog.h"
 #include "welcome_page.h"
 
 #include <QAction>
@@ -50,7 +51,8 @@ void MainWindow::createActions()
 
     m_saveAsAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
                                  tr("&Save As…"), this);
-    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // QKeySequence::SaveAs is empty on plain X11 sessions: name the key itself.
+    m_saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     m_saveAsAction->setStatusTip(
         tr("Save the capture as a region file or Chrome trace JSON (a live one as it is now)"));
     connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveAsDialog);
@@ -107,10 +109,26 @@ void MainWindow::createMenus()
     view->addAction(tr("Show &Warnings"), this, &MainWindow::showCurrentWarnings);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question)});
+    shortcuts->setObjectName(QStringLiteral("keyboardShortcutsAction"));
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About spanscope"), this, &MainWindow::about);
     about->setMenuRole(QAction::AboutRole);
     QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::showShortcuts()
+{
+    // Non-modal, one per window: it can stay open beside the timeline.
+    if (!m_shortcuts) {
+        m_shortcuts = new ShortcutsDialog(menuBar(), this);
+        m_shortcuts->setObjectName(QStringLiteral("keyboardShortcuts"));
+    }
+    m_shortcuts->show();
+    m_shortcuts->raise();
+    m_shortcuts->activateWindow();
 }
 
 void MainWindow::rebuildRecentMenu()

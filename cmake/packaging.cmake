@@ -5,7 +5,9 @@
 # stay right when a dependency changes.
 set(CPACK_PACKAGE_NAME spanscope)
 set(CPACK_PACKAGE_VENDOR "spanscope")
-set(CPACK_PACKAGE_CONTACT "spanscope developers <spanscope@users.noreply.github.com>")
+set(SPANSCOPE_PACKAGE_MAINTAINER "spanscope developers <spanscope@users.noreply.github.com>"
+    CACHE STRING "The Debian package's Maintainer field")
+set(CPACK_PACKAGE_CONTACT "${SPANSCOPE_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_DESCRIPTION
     "spanscope opens scope-profiler HDF5 region files, PyTorch profiler and other Chrome\n\

@@ -5,6 +5,7 @@
 #include "model/stats/percentile.h"
 #include "region_table_model.h"
 #include "thread_breakdown_model.h"
+#include "wheel_guard.h"
 
 #include <QDoubleSpinBox>
 #include <QFontDatabase>
@@ -115,6 +116,7 @@ RegionDetailsWidget::RegionDetailsWidget(QWidget* parent) : QWidget(parent)
     addField(grid, 1, 0, Field::P99, tr("p99"));
     m_percentileSpin = new QDoubleSpinBox;
     m_percentileSpin->setObjectName(QStringLiteral("customPercentile"));
+    takeWheelOnlyWhenFocused(m_percentileSpin); // the details pane scrolls
     m_percentileSpin->setRange(0.0, 100.0);
     m_percentileSpin->setDecimals(2);
     m_percentileSpin->setSingleStep(0.5);

@@ -100,4 +100,14 @@ DistributionTest exceedance(const std::vector<int64_t>& baseline, const std::vec
     return test;
 }
 
+double smallestAttainablePValue(uint64_t baselineN, uint64_t candidateN)
+{
+    if (baselineN == 0 || candidateN == 0)
+        return 1.0;
+    // log C(n1 + n2, n1) through lgamma: the counts may be large.
+    const double n1 = double(baselineN), n2 = double(candidateN);
+    const double logChoose = std::lgamma(n1 + n2 + 1) - std::lgamma(n1 + 1) - std::lgamma(n2 + 1);
+    return std::min(1.0, 2.0 * std::exp(-logChoose));
+}
+
 } // namespace spanscope::model

@@ -29,4 +29,10 @@ DistributionTest mannWhitney(const std::vector<int64_t>& baseline, const std::ve
 DistributionTest exceedance(const std::vector<int64_t>& baseline, const std::vector<int64_t>& candidate,
                             double quantile, size_t maxSample = 200'000);
 
+// The smallest two-sided p-value that samples of these sizes can give in an exact rank
+// test, whatever their values: 2 / C(n1 + n2, n1), the chance of the most extreme order.
+// When it is not below the significance level, no test can find a change in so few calls
+// (1 and 1 call: 1; 4 and 4: 0.029; 5 and 5: 0.0079).
+double smallestAttainablePValue(uint64_t baselineN, uint64_t candidateN);
+
 } // namespace spanscope::model

@@ -25,6 +25,7 @@ const char* verdictName(Verdict verdict)
     case Verdict::Slower: return "slower";
     case Verdict::Faster: return "faster";
     case Verdict::Noise: return "noise";
+    case Verdict::Insufficient: return "insufficient";
     case Verdict::Added: return "added";
     case Verdict::Removed: return "removed";
     case Verdict::Unknown: return "unknown";
@@ -107,6 +108,7 @@ RegionChange change(const RunInput& baseRun, const std::vector<uint32_t>* baseRo
         result.relative = result.absolute / *b;
     if (*c != 0)
         result.speedup = *b / *c;
+    bool insufficient = false;
     if (!base->summaryOnly && !cand->summaryOnly) {
         const auto baseDurations = closedDurations(*baseRun.capture, *baseRows);
         const auto candDurations = closedDurations(*candRun.capture, *candRows);
@@ -118,10 +120,15 @@ RegionChange change(const RunInput& baseRun, const std::vector<uint32_t>* baseRo
         if (test.baselineN > 0 && test.candidateN > 0) {
             result.pValue = test.pValue;
             result.effect = test.effect;
+            insufficient = smallestAttainablePValue(test.baselineN, test.candidateN) >= options.alpha;
         }
     }
     if (!result.pValue) {
         result.verdict = Verdict::Unknown;
+        return result;
+    }
+    if (insufficient) {
+        result.verdict = Verdict::Insufficient;
         return result;
     }
     const bool large = result.relative ? std::abs(*result.relative) * 100.0 >= options.thresholdPercent

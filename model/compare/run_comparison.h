@@ -17,7 +17,9 @@
 namespace spanscope::model {
 
 enum class CompareMetric { Mean, P50, P95, Total };
-enum class Verdict { Slower, Faster, Noise, Added, Removed, Unknown };
+// Insufficient: too few calls for any test to find a change at the significance level
+// (smallestAttainablePValue); a verdict of its own, not noise, though gates ignore both.
+enum class Verdict { Slower, Faster, Noise, Insufficient, Added, Removed, Unknown };
 
 const char* metricName(CompareMetric metric);
 const char* verdictName(Verdict verdict);

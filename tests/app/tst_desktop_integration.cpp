@@ -1,6 +1,7 @@
 // The viewer as a desktop application: Help > About and what it reports about the build,
-// the application icon, how programs find each other installed or in the build tree, and
-// plot saves that views/ requests and the main window answers (views open no dialogs).
+// the application icon, how programs find each other installed or in the build tree, plot
+// saves that views/ requests and the main window answers (views open no dialogs), the
+// keyboard shortcuts list, and widgets that keep the window calm (wheel, long status).
 // Installs and the Debian package are checked end to end by tests/install/*.sh.
 
 #include "app/about_dialog.h"
@@ -9,12 +10,23 @@
 #include "app/capture_tab.h"
 #include "app/install_paths.h"
 #include "app/main_window.h"
+#include "app/shortcuts_dialog.h"
 #include "views/capture_view.h"
 #include "views/plots/duration_histogram.h"
+#include "views/elided_label.h"
 #include "views/plots/plot_frame.h"
+#include "views/timeline/timeline_bindings.h"
+#include "views/wheel_guard.h"
 #include "spanscope_version.h"
 
 #include <QAction>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QWheelEvent>
 #include <QFile>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -83,6 +95,9 @@ private slots:
     void applicationIconHasEverySize();
     void programsFindEachOtherInstalledOrInTheBuildTree();
     void plotSavesAreAnsweredByTheWindow();
+    void shortcutsAreListedFromTheMenus();
+    void wheelOverAnUnfocusedSpinBoxScrollsThePane();
+    void longStatusNeverWidensTheWindow();
 };
 
 void TestDesktopIntegration::initTestCase()
@@ -255,6 +270,98 @@ void TestDesktopIntegration::plotSavesAreAnsweredByTheWindow()
     frame->exportActions().at(0)->trigger();
     QCOMPARE(window.requests.size(), 4);
     QCOMPARE(window.errors.size(), 1);
+}
+
+void TestDesktopIntegration::shortcutsAreListedFromTheMenus()
+{
+    app::MainWindow window;
+    window.show();
+    const QList<app::ShortcutRow> rows = app::menuShortcuts(window.menuBar());
+    const auto keysOf = [&](const QString& command) {
+        for (const app::ShortcutRow& row : rows)
+            if (row.command == command)
+                return row.keys;
+        return QStringLiteral("<not listed>");
+    };
+    // Save As has its own keys even where the platform's SaveAs sequence is empty.
+    QCOMPARE(keysOf(QStringLiteral("File \u203a Save As\u2026")), QStringLiteral("Ctrl+Shift+S"));
+    QCOMPARE(keysOf(QStringLiteral("File \u203a Open\u2026")), QStringLiteral("Ctrl+O"));
+    QCOMPARE(keysOf(QStringLiteral("Help \u203a Keyboard Shortcuts")), QStringLiteral("F1, ?"));
+    QCOMPARE(keysOf(QStringLiteral("View \u203a Filter Regions")), QStringLiteral("Ctrl+F"));
+
+    // F1 opens the dialog: the menu rows, then the timeline's.
+    auto* action = window.findChild<QAction*>(QStringLiteral("keyboardShortcutsAction"));
+    QVERIFY(action);
+    action->trigger();
+    auto* dialog = window.findChild<app::ShortcutsDialog*>(QStringLiteral("keyboardShortcuts"));
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    QTreeWidget* tree = dialog->tree();
+    QCOMPARE(tree->topLevelItemCount(), 2);
+    QCOMPARE(tree->topLevelItem(0)->childCount(), rows.size());
+    QCOMPARE(tree->topLevelItem(1)->childCount(), int(views::timelineBindings().size()));
+    saveScreenshot(*dialog, QStringLiteral("keyboard-shortcuts.png"));
+    // Asking again shows the same dialog.
+    action->trigger();
+    QCOMPARE(window.findChildren<app::ShortcutsDialog*>().size(), 1);
+}
+
+void TestDesktopIntegration::wheelOverAnUnfocusedSpinBoxScrollsThePane()
+{
+    QScrollArea area;
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    auto* spin = new QDoubleSpinBox;
+    spin->setRange(0, 100);
+    spin->setValue(50);
+    views::takeWheelOnlyWhenFocused(spin);
+    layout->addWidget(spin);
+    layout->addSpacing(2000);
+    area.setWidget(content);
+    area.resize(300, 200);
+    area.show();
+    QApplication::setActiveWindow(&area);
+    QVERIFY(QTest::qWaitForWindowActive(&area));
+    QScrollBar* bar = area.verticalScrollBar();
+    QCOMPARE(bar->value(), 0);
+
+    const auto wheelDown = [&] {
+        const QPointF at = spin->rect().center();
+        QWheelEvent wheel(at, spin->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(spin, &wheel);
+    };
+    wheelDown(); // unfocused: the pane scrolls, the value stays
+    QCOMPARE(spin->value(), 50.0);
+    QVERIFY(bar->value() > 0);
+    const int scrolled = bar->value();
+    spin->setFocus();
+    QTRY_VERIFY(spin->hasFocus());
+    wheelDown(); // focused: the value changes, the pane stays
+    QCOMPARE(spin->value(), 49.0);
+    QCOMPARE(bar->value(), scrolled);
+}
+
+void TestDesktopIntegration::longStatusNeverWidensTheWindow()
+{
+    QWidget window;
+    auto* layout = new QHBoxLayout(&window);
+    auto* label = new views::ElidedLabel;
+    layout->addWidget(label);
+    window.resize(300, 40);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString text = QStringLiteral("/usr/bin/python3 train.py --epochs 100 --batch-size 512  \u00b7  "
+                                        "pid 4242  \u00b7  1 234 567 ranges  \u00b7  the job ended "
+                                        "with exit code 0 after the viewer detached");
+    label->setText(text);
+    layout->activate();
+    QCoreApplication::processEvents();
+    QCOMPARE(window.width(), 300);
+    QVERIFY(window.minimumSizeHint().width() < 300);
+    QVERIFY(label->shownText().endsWith(QChar(0x2026)));
+    QCOMPARE(label->text(), text);
+    QCOMPARE(label->toolTip(), text);
 }
 
 QTEST_MAIN(TestDesktopIntegration)

@@ -212,6 +212,28 @@ private slots:
         QVERIFY(window.close());
     }
 
+    // Quitting offers Save as well: the capture is written, then the window closes.
+    void quitWithSaveWritesThenQuits()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LiveTab* tab = window.launchJob(workload({"basic"}));
+        QVERIFY(tab && waitUntilOver(tab));
+        QTemporaryDir dir;
+        window.savePath = dir.filePath("on-quit.h5");
+        window.answers = {RecordingMainWindow::UnsavedChoice::Save};
+        QSignalSpy saved(&window, &app::MainWindow::captureSaved);
+        QVERIFY(!window.close()); // not yet: the save runs in the background
+        QCOMPARE(window.questions.size(), 1);
+        QVERIFY(window.questions.front().contains("Save it before quitting?"));
+        QVERIFY(saved.wait(kJobTimeoutMs));
+        QTRY_VERIFY(!window.isVisible());
+        QCOMPARE(window.questions.size(), 1); // asked once
+        auto reopened = model::loadCapture(window.savePath.toStdString());
+        QVERIFY(reopened.ok());
+        QCOMPARE(reopened.value().capture->events.size(), size_t(kPushes + kRangeStarts));
+    }
+
     void stopEndsALongJob()
     {
         RecordingMainWindow window;

@@ -302,6 +302,8 @@ private slots:
 
     void jobKilledMidCapture()
     {
+        // Well past the Hello frame and the first definitions: flood ranges were sent.
+        constexpr qint64 kFloodBytesBeforeKill = 64 * 1024;
         QTemporaryDir dir;
         const QString h5 = dir.filePath("killed.h5");
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -311,18 +313,26 @@ private slots:
         p.setProcessEnvironment(env);
         p.start(SPANSCOPE_RUN, {"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "flood", "20000"});
         QVERIFY(p.waitForStarted());
-        // Find the job (spanscope-run's child) and SIGKILL it once it has recorded a while.
+        // Find the job (spanscope-run's child) and SIGKILL it once its stream holds ranges:
+        // conditions, not time, so a loaded machine cannot make the test fail or pass vacuously.
         const QString children = QStringLiteral("/proc/%1/task/%1/children").arg(p.processId());
         qint64 job = 0;
-        for (int i = 0; i < 200 && job == 0; ++i) {
+        const auto findJob = [&] {
             QFile f(children);
             if (f.open(QIODevice::ReadOnly))
                 job = f.readAll().trimmed().split(' ').first().toLongLong();
-            if (job == 0)
-                std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        QVERIFY(job > 0);
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            return job > 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(findJob(), 30000);
+        // The stream directory spanscope-run made next to the output (SPANSCOPE_OUTPUT_DIR).
+        const auto recorded = [&] {
+            qint64 bytes = 0;
+            for (const QFileInfo& streams : QDir(dir.path()).entryInfoList({"killed.h5.sps-*"}, QDir::Dirs))
+                for (const QFileInfo& stream : QDir(streams.filePath()).entryInfoList({"*.sps"}, QDir::Files))
+                    bytes += stream.size();
+            return bytes >= kFloodBytesBeforeKill;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(recorded(), 15000); // the job floods for 20 s
         QCOMPARE(::kill(pid_t(job), SIGKILL), 0);
         QVERIFY(p.waitForFinished(120000));
         const QString out = QString::fromUtf8(p.readAllStandardOutput());

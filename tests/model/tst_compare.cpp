@@ -197,6 +197,31 @@ private slots:
         QCOMPARE(c.regions[1].changes[0].verdict, Verdict::Slower);
     }
 
+    // One call per run, +98 %: no test can tell, which is not the same as noise; the gate
+    // ignores it. Four calls each can never be significant (2 / C(8, 4) = 0.029); six
+    // completely separated ones are.
+    void tooFewCallsAreInsufficientNotNoise()
+    {
+        const auto one = compare(run(calls("main", 1, [](int) { return 1000; })),
+                                 run(calls("main", 1, [](int) { return 1980; })));
+        const auto& change = one.regions[0].changes[0];
+        QCOMPARE(change.verdict, Verdict::Insufficient);
+        QCOMPARE(QString(model::verdictName(change.verdict)), QString("insufficient"));
+        QVERIFY(*change.relative > 0.97);
+        QVERIFY(!one.anySignificantSlowdown());
+
+        const auto slow = [](int i) { return 2000 + i; };
+        const auto fast = [](int i) { return 1000 + i; };
+        QCOMPARE(compare(run(calls("s", 4, fast)), run(calls("s", 4, slow))).regions[0].changes[0].verdict,
+                 Verdict::Insufficient);
+        QCOMPARE(compare(run(calls("s", 6, fast)), run(calls("s", 6, slow))).regions[0].changes[0].verdict,
+                 Verdict::Slower);
+        QCOMPARE(model::smallestAttainablePValue(1, 1), 1.0);
+        QVERIFY(std::abs(model::smallestAttainablePValue(4, 4) - 2.0 / 70) < 1e-12);
+        QVERIFY(std::abs(model::smallestAttainablePValue(5, 5) - 2.0 / 252) < 1e-12);
+        QCOMPARE(model::smallestAttainablePValue(0, 3), 1.0);
+    }
+
     void mannWhitneyGolden()
     {
         // Baseline 1,2,3; candidate 4,5,6: U = 9 (every pair), delta = 1.

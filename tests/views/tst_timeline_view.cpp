@@ -4,9 +4,12 @@
 #include "model/timeline/timeline_index.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
+#include "views/timeline/timeline_bindings.h"
 #include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
 
+#include <QApplication>
+#include <QKeyEvent>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -161,6 +164,33 @@ private slots:
         view.setLaneFilter(QRegularExpression());
         QTRY_VERIFY(view.frameUpToDate());
         QCOMPARE(view.drawList().callsInView, uint64_t(5044));
+    }
+
+    // Help › Keyboard Shortcuts lists the timeline's keys from timelineBindings(): every key
+    // listed there is one the timeline takes.
+    void everyListedKeyIsTaken()
+    {
+        SPANSCOPE_LOAD(loaded, writeThreadedFile());
+        auto index = model::TimelineIndex::build(*loaded.capture);
+        views::TimelineView view;
+        view.resize(800, 400);
+        view.setCapture(loaded.capture, index);
+        int keys = 0;
+        for (const views::TimelineBinding& binding : views::timelineBindings()) {
+            QVERIFY(!binding.input.isEmpty() && !binding.action.isEmpty());
+            if (binding.key.isEmpty())
+                continue;
+            const QKeyCombination combination = binding.key[0];
+            QKeyEvent press(QEvent::KeyPress, combination.key(), combination.keyboardModifiers());
+            QApplication::sendEvent(&view, &press);
+            QVERIFY2(press.isAccepted(), qPrintable(binding.input));
+            ++keys;
+        }
+        QVERIFY(keys >= 9);
+        // A key not listed is left to the parent.
+        QKeyEvent other(QEvent::KeyPress, Qt::Key_Q, Qt::NoModifier);
+        QApplication::sendEvent(&view, &other);
+        QVERIFY(!other.isAccepted());
     }
 
     void zoomFollowsAGrowingRun()

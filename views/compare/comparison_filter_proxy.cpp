@@ -29,6 +29,8 @@ bool ComparisonFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& s
     for (const auto& change : table->region(sourceRow).changes) {
         const bool slower = change.verdict == model::Verdict::Slower;
         const bool faster = change.verdict == model::Verdict::Faster;
+        if (m_verdicts == VerdictFilter::Insufficient && change.verdict == model::Verdict::Insufficient)
+            return true;
         if ((m_verdicts == VerdictFilter::Slower && slower) ||
             (m_verdicts == VerdictFilter::Faster && faster) ||
             (m_verdicts == VerdictFilter::Changed && (slower || faster)))

@@ -13,6 +13,7 @@ enum class VerdictFilter {
     Changed, // slower or faster against some candidate
     Slower,  // slower against some candidate
     Faster,  // faster against some candidate
+    Insufficient, // too few calls to test against some candidate
 };
 
 class ComparisonFilterProxy : public RegionFilterProxy

@@ -110,6 +110,7 @@ int severity(Verdict verdict)
         return 2;
     case Verdict::Unknown:
         return 1;
+    case Verdict::Insufficient:
     case Verdict::Noise:
         return 0;
     }
@@ -125,6 +126,9 @@ QString verdictToolTip(Verdict verdict)
         return ComparisonTableModel::tr("Faster: beyond the threshold and significant");
     case Verdict::Noise:
         return ComparisonTableModel::tr("Noise: below the threshold or not significant");
+    case Verdict::Insufficient:
+        return ComparisonTableModel::tr("Insufficient: too few calls for any test to show a "
+                                        "change at this significance level");
     case Verdict::Added:
         return ComparisonTableModel::tr("Only in the candidate run");
     case Verdict::Removed:
@@ -221,6 +225,8 @@ QColor ComparisonTableModel::verdictColor(Verdict verdict)
         return QColor(40, 170, 80, 90);
     case Verdict::Noise:
         return QColor(128, 128, 128, 45);
+    case Verdict::Insufficient: // amber: look again with more calls
+        return QColor(230, 170, 40, 70);
     case Verdict::Added:
     case Verdict::Removed:
     case Verdict::Unknown:

@@ -146,6 +146,7 @@ QWidget* ComparisonView::createTablePanel()
     m_verdictFilter->addItem(tr("Changed only"), int(VerdictFilter::Changed));
     m_verdictFilter->addItem(tr("Slower"), int(VerdictFilter::Slower));
     m_verdictFilter->addItem(tr("Faster"), int(VerdictFilter::Faster));
+    m_verdictFilter->addItem(tr("Too few calls"), int(VerdictFilter::Insufficient));
     m_verdictFilter->setToolTip(tr("Show only regions that got slower or faster (beyond the "
                                    "threshold and significant) in some candidate run"));
     filters->addWidget(m_filter, 1);

@@ -188,7 +188,7 @@ void ComparisonView::updateStatus()
         parts << tr("Baseline %1").arg(m_runs.front().label)
               << countedText(m_runs.size() - 1, tr("candidate"), tr("candidates"));
     if (const auto& comparison = m_model->comparison()) {
-        uint64_t slower = 0, faster = 0;
+        uint64_t slower = 0, faster = 0, insufficient = 0;
         for (const auto& region : comparison->regions) {
             const auto has = [&](model::Verdict verdict) {
                 return std::any_of(region.changes.begin(), region.changes.end(),
@@ -196,6 +196,7 @@ void ComparisonView::updateStatus()
             };
             slower += has(model::Verdict::Slower);
             faster += has(model::Verdict::Faster);
+            insufficient += has(model::Verdict::Insufficient);
         }
         const uint64_t lines = comparison->regions.size();
         const QString noun =
@@ -203,6 +204,8 @@ void ComparisonView::updateStatus()
                 ? countedText(lines, tr("region on a rank"), tr("regions on ranks"))
                 : countedText(lines, tr("region"), tr("regions"));
         parts << tr("%1: %2 slower, %3 faster").arg(noun).arg(slower).arg(faster);
+        if (insufficient > 0)
+            parts << tr("%1 with too few calls to test").arg(insufficient);
         if (m_proxy->rowCount() != int(lines))
             parts << tr("%1 shown").arg(m_proxy->rowCount());
     }

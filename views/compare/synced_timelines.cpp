@@ -2,6 +2,7 @@
 
 #include "run_colors.h"
 #include "views/timeline/timeline_view.h"
+#include "views/wheel_guard.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -107,6 +108,7 @@ QWidget* SyncedTimelines::makePanel(Run& run, size_t index)
     run.note = new QLabel;
     run.note->setEnabled(false);
     run.offsetBox = new QDoubleSpinBox;
+    takeWheelOnlyWhenFocused(run.offsetBox);
     run.offsetBox->setObjectName(QStringLiteral("timelineOffset"));
     run.offsetBox->setDecimals(0);
     run.offsetBox->setRange(-kMaxOffsetNs, kMaxOffsetNs);

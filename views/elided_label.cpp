@@ -1,0 +1,55 @@
+#include "elided_label.h"
+
+#include <QPainter>
+
+namespace spanscope::views {
+
+namespace {
+
+constexpr int kMinimumChars = 12; // enough for "1 234 ranges…"
+
+} // namespace
+
+ElidedLabel::ElidedLabel(QWidget* parent) : QFrame(parent)
+{
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+void ElidedLabel::setText(const QString& text)
+{
+    if (text == m_text)
+        return;
+    m_text = text;
+    setToolTip(text);
+    updateGeometry();
+    update();
+}
+
+QString ElidedLabel::shownText() const
+{
+    return fontMetrics().elidedText(m_text, Qt::ElideRight, contentsRect().width());
+}
+
+QSize ElidedLabel::sizeHint() const
+{
+    const QMargins m = contentsMargins();
+    return {fontMetrics().horizontalAdvance(m_text) + m.left() + m.right(),
+            fontMetrics().height() + m.top() + m.bottom()};
+}
+
+QSize ElidedLabel::minimumSizeHint() const
+{
+    const QMargins m = contentsMargins();
+    return {fontMetrics().averageCharWidth() * kMinimumChars + m.left() + m.right(),
+            fontMetrics().height() + m.top() + m.bottom()};
+}
+
+void ElidedLabel::paintEvent(QPaintEvent* event)
+{
+    QFrame::paintEvent(event);
+    QPainter painter(this);
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.drawText(contentsRect(), int(Qt::AlignLeft | Qt::AlignVCenter), shownText());
+}
+
+} // namespace spanscope::views
