@@ -22,6 +22,7 @@
 #include <QAction>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTreeWidget>
@@ -315,6 +316,8 @@ void TestDesktopIntegration::wheelOverAnUnfocusedSpinBoxScrollsThePane()
     spin->setRange(0, 100);
     spin->setValue(50);
     views::takeWheelOnlyWhenFocused(spin);
+    auto* elsewhere = new QLineEdit; // where the focus is while the pointer is over the spin box
+    layout->addWidget(elsewhere);
     layout->addWidget(spin);
     layout->addSpacing(2000);
     area.setWidget(content);
@@ -322,6 +325,8 @@ void TestDesktopIntegration::wheelOverAnUnfocusedSpinBoxScrollsThePane()
     area.show();
     QApplication::setActiveWindow(&area);
     QVERIFY(QTest::qWaitForWindowActive(&area));
+    elsewhere->setFocus();
+    QTRY_VERIFY(elsewhere->hasFocus());
     QScrollBar* bar = area.verticalScrollBar();
     QCOMPARE(bar->value(), 0);
 
