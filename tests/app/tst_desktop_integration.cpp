@@ -18,6 +18,7 @@
 #include "views/timeline/timeline_bindings.h"
 #include "views/wheel_guard.h"
 #include "spanscope_version.h"
+#include "support/screenshots.h"
 
 #include <QAction>
 #include <QDoubleSpinBox>
@@ -73,14 +74,6 @@ QString valueOf(const QList<app::BuildInfoRow>& rows, const QString& component)
     return QStringLiteral("<no row %1>").arg(component);
 }
 
-// With SPANSCOPE_SCREENSHOT_DIR set, saves what `widget` shows there (for a person to look
-// at; tests/screenshots/README.md).
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("SPANSCOPE_SCREENSHOT_DIR");
-    if (!dir.isEmpty())
-        QVERIFY(widget.grab().save(QDir(dir).filePath(name)));
-}
 
 } // namespace
 
@@ -136,7 +129,7 @@ void TestDesktopIntegration::aboutListsVersionsOfTheBuild()
         QCOMPARE(table->item(row, 0)->text(), rows[row].component);
         QCOMPARE(table->item(row, 1)->text(), rows[row].value);
     }
-    saveScreenshot(dialog, QStringLiteral("about.png"));
+    QVERIFY(testing::saveScreenshot(dialog, QStringLiteral("about")));
     const QString text = app::buildInfoText(rows);
     QVERIFY(text.startsWith(QStringLiteral("spanscope: " SPANSCOPE_VERSION "\n")));
     QCOMPARE(text.count(QLatin1Char('\n')), rows.size());
@@ -301,7 +294,7 @@ void TestDesktopIntegration::shortcutsAreListedFromTheMenus()
     QCOMPARE(tree->topLevelItemCount(), 2);
     QCOMPARE(tree->topLevelItem(0)->childCount(), rows.size());
     QCOMPARE(tree->topLevelItem(1)->childCount(), int(views::timelineBindings().size()));
-    saveScreenshot(*dialog, QStringLiteral("keyboard-shortcuts.png"));
+    QVERIFY(testing::saveScreenshot(*dialog, QStringLiteral("keyboard-shortcuts")));
     // Asking again shows the same dialog.
     action->trigger();
     QCOMPARE(window.findChildren<app::ShortcutsDialog*>().size(), 1);

@@ -11,6 +11,7 @@
 #include "model/live/job_registry.h"
 #include "views/capture_view.h"
 #include "views/timeline/timeline_view.h"
+#include "support/screenshots.h"
 
 #include <QDir>
 #include <QLineEdit>
@@ -60,14 +61,6 @@ app::LaunchSpec workload(const QStringList& arguments)
     return spec;
 }
 
-// With SPANSCOPE_SCREENSHOT_DIR set, saves what `widget` shows there (for a person to look
-// at; tests/screenshots/README.md).
-void saveScreenshot(QWidget* widget, const char* name)
-{
-    const QString dir = qEnvironmentVariable("SPANSCOPE_SCREENSHOT_DIR");
-    if (!dir.isEmpty())
-        widget->grab().save(QDir(dir).filePath(QString::fromLatin1(name)));
-}
 
 // Launches spanscope-demo for `seconds` and waits until its first ranges are on screen.
 app::LiveTab* launchDemoAndWaitForView(app::MainWindow& window, int seconds)
@@ -119,7 +112,7 @@ private slots:
         if (!qEnvironmentVariableIsEmpty("SPANSCOPE_SCREENSHOT_DIR")) {
             window.resize(1400, 900);
             QTest::qWait(1200);
-            saveScreenshot(&window, "live-recording.png");
+            QVERIFY(testing::saveScreenshot(window, "live-recording"));
         }
         QVERIFY(waitUntilOver(tab));
         QCOMPARE(tab->state(), app::LiveTab::State::Ended);
@@ -301,7 +294,7 @@ private slots:
         const auto job = dialog.selectedJob();
         QVERIFY(job);
         dialog.show();
-        saveScreenshot(&dialog, "attach-dialog.png");
+        QVERIFY(testing::saveScreenshot(dialog, "attach-dialog"));
         QCOMPARE(job->pid, int(waiting.processId()));
 
         RecordingMainWindow window;
@@ -345,7 +338,7 @@ private slots:
         dialog.setSpec(spec);
         QCOMPARE(dialog.problem(), QString());
         dialog.show();
-        saveScreenshot(&dialog, "launch-dialog.png");
+        QVERIFY(testing::saveScreenshot(dialog, "launch-dialog"));
         const app::LaunchSpec back = dialog.spec();
         QCOMPARE(back.arguments, spec.arguments);
         QCOMPARE(back.environment, spec.environment);

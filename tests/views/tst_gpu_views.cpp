@@ -11,6 +11,7 @@
 #include "views/plots/plot_frame.h"
 #include "views/region_table_model.h"
 #include "views/timeline/timeline_view.h"
+#include "support/screenshots.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -31,14 +32,6 @@ model::LoadedCapture load(const char* name)
     return loaded.value();
 }
 
-void saveScreenshot(QWidget& widget, const char* name)
-{
-    const QByteArray dir = qgetenv("SPANSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    QCoreApplication::processEvents();
-    widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(name) + ".png");
-}
 
 // A kernel with a known shape and the runtime call that launched it.
 std::pair<uint32_t, uint32_t> launchedKernel(const model::Capture& c)
@@ -86,7 +79,7 @@ private slots:
         QVERIFY(stack.size() > 2);
         QVERIFY(kernelText.contains(QString::fromStdString(
             loaded.capture->regionName(loaded.capture->rows[loaded.timeline->rowOf(stack.front())].region))));
-        saveScreenshot(view, "gpu-kernel-selected");
+        QVERIFY(testing::saveScreenshot(view, "gpu-kernel-selected"));
 
         // The reverse: the launch lists the kernel it started, and where that ran.
         emit view.timeline()->callSelected(launch);
@@ -147,7 +140,7 @@ private slots:
         // The memory counters with the streams and the busiest thread, for the screenshot.
         view.timeline()->setLaneFilter(QRegularExpression(QStringLiteral("stream|allocated|reserved|785244")));
         QTRY_VERIFY(view.timeline()->frameUpToDate());
-        saveScreenshot(view, "allocations-tab");
+        QVERIFY(testing::saveScreenshot(view, "allocations-tab"));
 
         // Clicking the largest shows it in the timeline: its innermost open range is selected.
         const uint64_t whole = allocations->result()->breakdown.allocs;

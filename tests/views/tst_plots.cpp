@@ -21,6 +21,7 @@
 #include "views/region_table_model.h"
 #include "views/timeline/region_colors.h"
 #include "views/timeline/timeline_view.h"
+#include "support/screenshots.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -154,16 +155,6 @@ QStringList readLines(const QString& path)
     return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
-void snapshot(QWidget& widget, const char* name)
-{
-    const QByteArray dir = qgetenv("SPANSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    // Plots that fit their rows or labels to the laid-out size replot once more, queued.
-    QCoreApplication::processEvents();
-    QCoreApplication::processEvents();
-    widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(name) + ".png");
-}
 
 } // namespace
 
@@ -388,7 +379,7 @@ void TestPlots::histogramPooledPerRankAndCumulative()
     histogram.setPalette(dark);
     QVERIFY(histogram.frame()->darkPalette());
     QCOMPARE(plot->graph(0)->brush().color().rgb(), views::regionColor("kernel", true).rgb());
-    snapshot(histogram, "histogram-dark");
+    QVERIFY(testing::saveScreenshot(histogram, "histogram-dark"));
 
     histogram.clearRegion();
     QVERIFY(!histogram.distribution());
@@ -449,9 +440,9 @@ void TestPlots::histogramWorkerLatestWins()
     QTest::qWait(50); // let an outdated result arrive too, if it were to be shown
     QCOMPARE(shown.count(), 1);
     QCOMPARE(histogram.distribution()->calls, uint64_t(6000));
-    snapshot(histogram, "histogram-widget");
+    QVERIFY(testing::saveScreenshot(histogram, "histogram-widget"));
     histogram.setCumulative(true);
-    snapshot(histogram, "histogram-cdf-widget");
+    QVERIFY(testing::saveScreenshot(histogram, "histogram-cdf-widget"));
 }
 
 void TestPlots::histogramLiveUpdateKeepsThePlot()
@@ -637,7 +628,7 @@ void TestPlots::captureViewTabs()
     const int current = view.regionProxy()->mapToSource(view.regionTable()->currentIndex()).row();
     QCOMPARE(view.histogram()->distribution()->calls,
              view.regionModel()->stats(current).closedCalls());
-    snapshot(view, "capture-view-histogram");
+    QVERIFY(testing::saveScreenshot(view, "capture-view-histogram"));
     // Per rank: the histogram shows the selected rank's row only.
     view.rankSelector()->setCurrentIndex(view.rankSelector()->findData(1));
     const int row = view.regionProxy()->mapToSource(view.regionTable()->currentIndex()).row();
@@ -663,7 +654,7 @@ void TestPlots::captureViewTabs()
     const auto picked = view.gpuWallPlot()->callScatter()->pickCall(at);
     QVERIFY(picked);
     QCOMPARE(view.timeline()->selectedEvent(), picked);
-    snapshot(view, "capture-view-gpu-vs-wall");
+    QVERIFY(testing::saveScreenshot(view, "capture-view-gpu-vs-wall"));
     // One rank in the table: the totals are that rank's.
     view.rankSelector()->setCurrentIndex(view.rankSelector()->findData(1));
     const auto& rankTotals = view.gpuWallPlot()->totalsChart()->totals();
@@ -673,7 +664,7 @@ void TestPlots::captureViewTabs()
     QCOMPARE(rankTotals[0].wallNs, s.summary->perRow[size_t(matmulRank1)].total);
     view.rankSelector()->setCurrentIndex(0);
     tabs->setCurrentWidget(view.histogram());
-    snapshot(view, "capture-view-histogram-gpu-run");
+    QVERIFY(testing::saveScreenshot(view, "capture-view-histogram-gpu-run"));
 
     // The GPU plots alone, at the size of a roomy tab, for the screenshot folder.
     views::GpuWallPlot alone;
@@ -688,7 +679,7 @@ void TestPlots::captureViewTabs()
     QVERIFY(
         alone.callScatter()->pickCall({aloneScatter->xAxis->coordToPixel(double(point.wallNs)),
                                        aloneScatter->yAxis->coordToPixel(double(point.gpuNs))}));
-    snapshot(alone, "gpu-vs-wall-widget");
+    QVERIFY(testing::saveScreenshot(alone, "gpu-vs-wall-widget"));
 }
 
 QTEST_MAIN(TestPlots)

@@ -13,6 +13,7 @@
 #include "views/span_tree_model.h"
 #include "views/span_tree_widget.h"
 #include "views/timeline/timeline_view.h"
+#include "support/screenshots.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -211,7 +212,7 @@ work 1 0 40 task=3
         widget.categoryFilter()->setCurrentIndex(0);
         widget.laneMode()->setCurrentIndex(1);
         QCOMPARE(view->model()->index(0, 0).data().toString(), QStringLiteral("all lanes"));
-        saveScreenshot(widget, "span-tree-small");
+        QVERIFY(testing::saveScreenshot(widget, "span-tree-small"));
 
         // A recorded file (SPANSCOPE_SPAN_TREE_FILE), for a person to look at.
         const QByteArray file = qgetenv("SPANSCOPE_SPAN_TREE_FILE");
@@ -224,7 +225,7 @@ work 1 0 40 task=3
                 QVERIFY(updated.wait(20000));
             widget.resize(900, 600);
             QVERIFY(widget.treeView()->model()->rowCount() > 0);
-            saveScreenshot(widget, "span-tree");
+            QVERIFY(testing::saveScreenshot(widget, "span-tree"));
         }
     }
 
@@ -317,12 +318,6 @@ work 1 0 40 task=3
     }
 
 private:
-    static void saveScreenshot(QWidget& widget, const char* name)
-    {
-        const QByteArray dir = qgetenv("SPANSCOPE_SCREENSHOT_DIR");
-        if (!dir.isEmpty())
-            QVERIFY(widget.grab().save(QString::fromLocal8Bit(dir) + "/" + name + ".png"));
-    }
 };
 
 QTEST_MAIN(TestSpanTree)

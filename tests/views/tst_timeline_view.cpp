@@ -7,6 +7,7 @@
 #include "views/timeline/timeline_bindings.h"
 #include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
+#include "support/screenshots.h"
 
 #include <QApplication>
 #include <QKeyEvent>
@@ -23,12 +24,6 @@ class TestTimelineView : public QObject
 private:
     QTemporaryDir m_dir;
 
-    void snapshot(QWidget& widget, const char* name)
-    {
-        const QByteArray dir = qgetenv("SPANSCOPE_SCREENSHOT_DIR");
-        if (!dir.isEmpty())
-            widget.grab().save(QString::fromUtf8(dir) + "/" + name + ".png");
-    }
 
     // Two threads on rank 0: a main loop with nested work, a worker with many tiny calls.
     std::string writeThreadedFile()
@@ -83,7 +78,7 @@ private slots:
         QTRY_VERIFY(view.frameUpToDate() && !view.drawList().items.empty());
         // Fully zoomed out, every call is accounted for.
         QCOMPARE(view.drawList().callsInView, uint64_t(20 + 20 + 5000 + 4));
-        snapshot(view, "timeline-fit");
+        QVERIFY(testing::saveScreenshot(view, "timeline-fit"));
 
         // Zoom in around the first main.loop call with the wheel, then with W.
         const int64_t before = view.zoom()->span();
@@ -94,7 +89,7 @@ private slots:
         QTest::keyClick(&view, Qt::Key_W);
         QTRY_VERIFY(view.frameUpToDate());
         QVERIFY(view.drawList().callsInView < uint64_t(5044));
-        snapshot(view, "timeline-zoomed");
+        QVERIFY(testing::saveScreenshot(view, "timeline-zoomed"));
 
         // Fit, then click a main.loop call: it is selected and its region highlighted.
         QTest::keyClick(&view, Qt::Key_F);
@@ -124,7 +119,7 @@ private slots:
         QVERIFY(view.findNext(false));
         QCOMPARE(*view.selectedEvent(), first);
         QTRY_VERIFY(view.frameUpToDate());
-        snapshot(view, "timeline-find");
+        QVERIFY(testing::saveScreenshot(view, "timeline-find"));
 
         // Double-click fills the view with the call.
         view.zoom()->fit();
