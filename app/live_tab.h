@@ -66,6 +66,9 @@ public:
     State state() const { return m_state; }
     bool isLive() const { return m_state == State::Waiting || m_state == State::Recording; }
     QString title() const { return m_title; }
+    void setTitle(const QString& title) { m_title = title; }
+    // The job's process id once known (launched or attached), else 0.
+    int pid() const { return m_pid; }
     QString commandLine() const { return m_commandLine; }
     // Null until the first snapshot with something in it (or the end) arrived.
     views::CaptureView* view() const { return m_view; }

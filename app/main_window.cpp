@@ -65,7 +65,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
     m_tabs->setMovable(true);
-    m_tabs->setElideMode(Qt::ElideMiddle);
+    // Whole titles, scrolled when there are many: elided ones ("b…5") told nothing apart.
+    m_tabs->setElideMode(Qt::ElideNone);
+    m_tabs->setUsesScrollButtons(true);
     m_stack = new QStackedWidget;
     m_stack->addWidget(m_welcome);
     m_stack->addWidget(m_tabs);
@@ -130,11 +132,28 @@ void MainWindow::openFile(const QString& path)
     });
     connect(tab, &CaptureTab::loadingChanged, this, &MainWindow::onTabLoadingChanged);
 
-    const int index = m_tabs->addTab(tab, QFileInfo(file).fileName());
+    const int index = m_tabs->addTab(tab, distinctTabTitle(QFileInfo(file).fileName()));
     m_tabs->setTabToolTip(index, QDir::toNativeSeparators(file));
     m_tabs->setCurrentIndex(index);
     tab->load();
     updateState();
+}
+
+QString MainWindow::distinctTabTitle(const QString& base) const
+{
+    const auto used = [this](const QString& title) {
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            QString text = m_tabs->tabText(i);
+            text.remove(QRegularExpression(QStringLiteral("^\u25cf ")));  // a live tab's dot
+            if (text == title)
+                return true;
+        }
+        return false;
+    };
+    QString title = base;
+    for (int n = 2; used(title); ++n)
+        title = QStringLiteral("%1 (%2)").arg(base).arg(n);
+    return title;
 }
 
 bool MainWindow::isLoading() const

@@ -136,6 +136,8 @@ private:
     void showShortcuts(); // Help › Keyboard Shortcuts
     void reportError(const QString& file, const model::Error& error);
     void onTabLoaded(CaptureTab* tab);
+    // `base`, or "base (2)", "base (3)"... so no two tabs share a title.
+    QString distinctTabTitle(const QString& base) const;
     // Quit with Save: asks where to save each unsaved live capture in turn, saves it, and
     // closes the window once all are written; a cancel or a failed save stops the quit.
     void saveLiveCapturesThenQuit();

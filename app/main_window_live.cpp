@@ -111,6 +111,7 @@ LiveTab* MainWindow::attachJob(const model::live::WaitingJob& job, double maxSpa
 
 void MainWindow::addLiveTab(LiveTab* tab)
 {
+    tab->setTitle(distinctTabTitle(tab->title())); // "spanscope-demo (2)" beside the first
     const int index = m_tabs->addTab(tab, tab->title());
     m_tabs->setTabToolTip(index, tab->commandLine());
     m_tabs->setCurrentIndex(index);
@@ -119,6 +120,8 @@ void MainWindow::addLiveTab(LiveTab* tab)
         if (at < 0)
             return;
         // A red dot while the job streams; the warning icon once it is over, if any.
+        m_tabs->setTabToolTip(at, tab->pid() > 0 ? tr("%1 (pid %2)").arg(tab->commandLine()).arg(tab->pid())
+                                                 : tab->commandLine());
         m_tabs->setTabText(at,
                            tab->isLive() ? QStringLiteral("\u25cf ") + tab->title() : tab->title());
         m_tabs->setTabIcon(at, !tab->isLive() && tab->warningCount() > 0

@@ -50,14 +50,20 @@ QString offsetText(int64_t ns, int64_t origin)
     return QStringLiteral("+") + durationText(double(ns - origin));
 }
 
+QString selectRegionText()
+{
+    return RegionDetailsWidget::tr("Select a region in the table to see all of its statistics.");
+}
+
 } // namespace
 
 RegionDetailsWidget::RegionDetailsWidget(QWidget* parent) : QWidget(parent)
 {
     m_stack = new QStackedLayout(this);
 
-    auto* placeholder =
-        new QLabel(tr("Select a region in the table to see all of its statistics."));
+    auto* placeholder = new QLabel(selectRegionText());
+    placeholder->setObjectName(QStringLiteral("detailsPlaceholder"));
+    m_placeholder = placeholder;
     placeholder->setAlignment(Qt::AlignCenter);
     placeholder->setWordWrap(true);
     placeholder->setEnabled(false);
@@ -220,7 +226,16 @@ void RegionDetailsWidget::setCapture(std::shared_ptr<const model::Capture> captu
         m_origin =
             *std::min_element(m_capture->events.start.begin(), m_capture->events.start.end());
     m_threadsGroup->setVisible(m_capture && m_capture->events.hasThreads());
+    // A file without calls has no region to select: say so rather than ask for one.
+    m_placeholder->setText(m_capture && m_capture->events.size() == 0
+                               ? tr("This file has no calls: no region has statistics to show.")
+                               : selectRegionText());
     clearRegion();
+}
+
+QString RegionDetailsWidget::placeholderText() const
+{
+    return m_placeholder->text();
 }
 
 void RegionDetailsWidget::clearRegion()

@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -81,6 +82,7 @@ private slots:
     void closingOrCancellingWhileLoading();
     void dropOpensFiles();
     void remembersSettings();
+    void tabTitlesAreWholeAndDistinct();
 };
 
 void TestMainWindow::initTestCase()
@@ -281,6 +283,27 @@ void TestMainWindow::remembersSettings()
     QCOMPARE(again.recentFiles()->files().size(), 1);
     again.recentFiles()->clear();
     QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().isEmpty());
+}
+
+// Two files of the same name get distinct, whole titles; the tab bar scrolls, never elides.
+void TestMainWindow::tabTitlesAreWholeAndDistinct()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString copy = dir.filePath(QStringLiteral("solver-2rank.h5"));
+    QVERIFY(QFile::copy(dataFile("scope-profiler/solver-2rank.h5"), copy));
+    RecordingMainWindow window;
+    window.show();
+    window.openFile(dataFile("scope-profiler/solver-2rank.h5"));
+    window.openFile(copy);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("captureTabs"));
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 2);
+    QCOMPARE(tabs->tabText(0), QStringLiteral("solver-2rank.h5"));
+    QCOMPARE(tabs->tabText(1), QStringLiteral("solver-2rank.h5 (2)"));
+    QCOMPARE(tabs->elideMode(), Qt::ElideNone);
+    QVERIFY(tabs->usesScrollButtons());
 }
 
 QTEST_MAIN(TestMainWindow)

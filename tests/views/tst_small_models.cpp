@@ -83,6 +83,17 @@ inner 0 10 20 thread=1
         QVERIFY(details.fieldText(Field::CustomPercentile).contains("computing"));
         QTRY_COMPARE(details.fieldText(Field::CustomPercentile), QString("5 ns"));
     }
+
+    // A file without calls says so; one with calls asks for a region.
+    void detailsOfAFileWithoutCalls()
+    {
+        views::RegionDetailsWidget details;
+        details.setCapture(buildCapture(""));
+        QVERIFY2(details.placeholderText().startsWith("This file has no calls"),
+                 qPrintable(details.placeholderText()));
+        details.setCapture(buildCapture("solve 0 0 10\n"));
+        QVERIFY(details.placeholderText().startsWith("Select a region"));
+    }
 };
 
 QTEST_MAIN(TestSmallModels)

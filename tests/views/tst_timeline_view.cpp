@@ -139,10 +139,10 @@ private slots:
         views::TimelinePainter painter(views::TimelineStyle{false, font});
         const int full = metrics.horizontalAdvance("solver.linear_solve");
         QCOMPARE(painter.labelFor(capture, uint32_t(region), full + 10), QString("solver.linear_solve"));
-        const int tail = metrics.horizontalAdvance("linear_solve");
-        QCOMPARE(painter.labelFor(capture, uint32_t(region), tail + 8), QString("linear_solve"));
-        const QString elided = painter.labelFor(capture, uint32_t(region), tail / 2 + 6);
-        QVERIFY(!elided.isEmpty() && elided.size() < 12 && elided.startsWith("lin"));
+        // Shortened, a label keeps its start: regions that differ early never look the same.
+        const QString elided = painter.labelFor(capture, uint32_t(region), full / 2 + 6);
+        QVERIFY2(elided.startsWith("solver") && elided.endsWith(QChar(0x2026)) && elided.size() < 19,
+                 qPrintable(elided));
         QVERIFY(painter.labelFor(capture, uint32_t(region), 8).isEmpty());
     }
 

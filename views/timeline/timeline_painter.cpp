@@ -6,7 +6,6 @@
 #include <QLocale>
 
 #include <QPainterPath>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -56,14 +55,10 @@ QString TimelinePainter::labelFor(const model::Capture& capture, uint32_t region
     const QString name = label(capture, region);
     if (m_metrics.horizontalAdvance(name) <= room)
         return name;
-    // Region names are often paths ("solver.linear_solve", "io/write", "ns::f"): the last
-    // part tells calls apart, the shared prefix does not.
-    static const QRegularExpression separators(QStringLiteral("[./:]+"));
-    const QStringList parts = name.split(separators, Qt::SkipEmptyParts);
-    const QString tail = parts.isEmpty() ? name : parts.last();
-    if (m_metrics.horizontalAdvance(tail) <= room)
-        return tail;
-    const QString elided = m_metrics.elidedText(tail, Qt::ElideRight, room);
+    // Elided at the end, keeping the start: a last path component alone made different
+    // regions look the same ("worker1.iteration" and "worker2.iteration" both "iteration",
+    // "solver/assemble" shortened next to a real region "a").
+    const QString elided = m_metrics.elidedText(name, Qt::ElideRight, room);
     return elided.size() > 1 ? elided : QString();
 }
 

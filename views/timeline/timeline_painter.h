@@ -45,8 +45,8 @@ public:
     const TimelineStyle& style() const { return m_style; }
 
     // The text drawn on a call of `region` that is `width` px wide: the full name when it
-    // fits, else its last component ("solver.linear_solve" -> "linear_solve"), else that
-    // elided; empty when nothing readable fits.
+    // fits, else its start with "…" ("solver.linear_solve" -> "solver.lin…"); empty when
+    // nothing readable fits.
     QString labelFor(const model::Capture& capture, uint32_t region, int width);
 
 private:

@@ -313,9 +313,12 @@ void TimelineView::paintEvent(QPaintEvent*)
     QPainter painter(this);
     const bool dark = m_painter.style().dark;
     painter.fillRect(rect(), dark ? QColor(32, 34, 38) : QColor(250, 250, 252));
-    if (!m_capture || !m_index) {
+    // Nothing to place on a time axis: say so instead of an empty 0-9 ns ruler.
+    if (!m_capture || !m_index
+        || (m_capture->events.size() == 0 && m_capture->instants.empty() && m_capture->counters.empty())) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter, tr("No calls to show"));
+        painter.drawText(rect(), Qt::AlignCenter,
+                         m_capture ? tr("This file has no calls") : tr("No calls to show"));
         return;
     }
     const QRect area = laneArea();
