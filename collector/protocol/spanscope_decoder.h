@@ -71,13 +71,23 @@ public:
     }
 
     // Call at end of stream. Returns false if the stream is malformed or ends inside a frame.
+    // A Data frame cut short (a job killed while its collector was writing) still gives
+    // the handler its whole records before the cut: records are self-delimiting, and the
+    // frame's definitions come first.
     bool finish()
     {
         if (!m_error.empty())
             return false;
-        if (!m_pending.empty())
+        if (!m_pending.empty()) {
+            const std::size_t kept = salvageCutFrame();
+            if (!m_error.empty())
+                return false;
             return fail(m_offset, "stream truncated: " + std::to_string(m_pending.size()) +
-                                      " bytes of an incomplete frame at the end");
+                                      " bytes of an incomplete frame at the end" +
+                                      (kept > 0 ? " (its first " + std::to_string(kept) +
+                                                      " whole records were kept)"
+                                                : std::string()));
+        }
         if (!m_sawHello)
             return fail(m_offset, "stream is empty: no hello frame");
         return true;
@@ -143,31 +153,55 @@ private:
             m_handler.onEnd();
             return;
         case FrameType::Data:
-            break;
+            decodeRecords(payload, fh.payloadBytes, false);
+            return;
         }
-        std::size_t pos = 0;
+    }
+
+    // The records of a Data payload of `bytes` bytes; returns how many were decoded. `cut`:
+    // the payload was cut short, so a record that does not fit ends it without an error.
+    std::size_t decodeRecords(const char* payload, std::size_t bytes, bool cut)
+    {
+        std::size_t pos = 0, records = 0;
         const std::uint64_t base = m_offset + sizeof(FrameHeader);
-        while (pos < fh.payloadBytes) {
-            if (fh.payloadBytes - pos < sizeof(RecordHeader)) {
-                fail(base + pos, "record header cut by the end of its frame");
-                return;
+        while (pos < bytes) {
+            if (bytes - pos < sizeof(RecordHeader)) {
+                if (!cut)
+                    fail(base + pos, "record header cut by the end of its frame");
+                return records;
             }
             RecordHeader rh;
             std::memcpy(&rh, payload + pos, sizeof rh);
             const std::size_t expected = recordSize(rh.type);
             if (expected == 0) {
                 fail(base + pos, "unknown record type " + std::to_string(rh.type));
-                return;
+                return records;
             }
-            if (rh.size > fh.payloadBytes - pos) {
-                fail(base + pos,
-                     "record of " + std::to_string(rh.size) + " bytes overruns its frame");
-                return;
+            if (rh.size > bytes - pos) {
+                if (!cut)
+                    fail(base + pos,
+                         "record of " + std::to_string(rh.size) + " bytes overruns its frame");
+                return records;
             }
             if (!decodeRecord(rh, expected, payload + pos, base + pos))
-                return;
+                return records;
             pos += rh.size;
+            ++records;
         }
+        return records;
+    }
+
+    // The whole records at the start of the incomplete Data frame in m_pending (its header
+    // was checked when it arrived).
+    std::size_t salvageCutFrame()
+    {
+        if (m_pending.size() <= sizeof(FrameHeader))
+            return 0;
+        FrameHeader fh;
+        std::memcpy(&fh, m_pending.data(), sizeof fh);
+        if (static_cast<FrameType>(fh.type) != FrameType::Data)
+            return 0;
+        return decodeRecords(m_pending.data() + sizeof fh, m_pending.size() - sizeof fh, true);
     }
 
     template <typename T> bool sized(const RecordHeader& rh, std::uint64_t at, const char* name)

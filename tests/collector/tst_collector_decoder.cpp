@@ -242,6 +242,25 @@ private slots:
         }
     }
 
+    // A job killed while its collector wrote a frame: the whole records before the cut
+    // reach the handler, and the stream still ends in a truncation error.
+    void cutFrameKeepsItsWholeRecords()
+    {
+        const std::string stream =
+            hello() + frame(FrameType::Data, stringDef(1, "a") + push(1) + pop());
+        Counter c;
+        Decoder d(c);
+        d.feed(stream.data(), stream.size() - 4); // inside the pop
+        QVERIFY(!d.finish());
+        QCOMPARE(c.strings, 1);
+        QCOMPARE(c.pushes, 1);
+        QCOMPARE(c.pops, 0);
+        QVERIFY2(d.error().find("stream truncated") != std::string::npos &&
+                     d.error().find("its first 2 whole records were kept") != std::string::npos,
+                 d.error().c_str());
+        QCOMPARE(qulonglong(d.errorOffset()), qulonglong(hello().size()));
+    }
+
     void stopsAtFirstError()
     {
         Counter c;

@@ -341,7 +341,7 @@ private slots:
         auto loaded = loadCapture(h5.toStdString());
         QVERIFY(loaded.ok());
         const auto calls = callsPerRegion(*loaded.value().capture);
-        QVERIFY(calls.count("flood") && calls.at("flood") > 0);
+        QVERIFY2(calls.count("flood") && calls.at("flood") > 0, qPrintable(out));
         const MetadataValue* complete =
             findMetadata(loaded.value().capture->metadata, "nvtx_stream_complete");
         QVERIFY(complete && !complete->flag);
