@@ -380,10 +380,20 @@ QString LiveTab::statusText() const
                                           [now](qint64 t) { return now - t <= 1000; });
         parts << tr("%1 updates/s").arg(recent);
     }
+    // Whether the job has ended, detached or not: a launched one's exit is ours to see; an
+    // attached one is not our child, so only that its process is gone.
+    const bool jobGone = m_process ? m_process->state() == QProcess::NotRunning
+                                   : m_pid > 0 && !processAlive(m_pid);
     if (!m_endNote.isEmpty())
         parts << m_endNote;
-    if (m_last && m_last->final && !m_last->endReason.empty())
-        parts << QString::fromStdString(m_last->endReason);
+    else if (!m_process && jobGone && m_state != State::Waiting)
+        parts << tr("the job has ended");
+    if (m_last && m_last->final && !m_last->endReason.empty()) {
+        // "carries on without capture" stops being true once the job has ended.
+        const bool detached = m_last->endReason.rfind("detached", 0) == 0;
+        parts << (detached && jobGone ? tr("detached before the job ended")
+                                      : QString::fromStdString(m_last->endReason));
+    }
     return parts.join(QStringLiteral("  \u00b7  "));
 }
 

@@ -255,6 +255,10 @@ private slots:
         QVERIFY(tab->stopButton()->isEnabled()); // the job still runs and can be stopped
         QVERIFY(QTest::qWaitFor([tab] { return tab->statusText().contains("exit code 0"); },
                                 kJobTimeoutMs));
+        // Once it ended, the status no longer says it carries on.
+        QVERIFY2(tab->statusText().contains("detached before the job ended"), qPrintable(tab->statusText()));
+        QVERIFY(!tab->statusText().contains("carries on"));
+        QVERIFY(!tab->stopButton()->isEnabled());
     }
 
     void programThatCannotRun()
