@@ -188,6 +188,39 @@ private slots:
         QVERIFY(!other.isAccepted());
     }
 
+    // Revealing a call (F3, a click in the scatter or the span tree) makes it visible: a
+    // 150 ns tick, sub-pixel when the whole run is shown, is zoomed to; a call already well
+    // in view leaves the zoom alone.
+    void revealZoomsUntilTheCallIsVisible()
+    {
+        SPANSCOPE_LOAD(loaded, writeThreadedFile());
+        const auto& capture = *loaded.capture;
+        auto index = model::TimelineIndex::build(capture);
+        views::TimelineView view;
+        view.resize(800, 400);
+        view.setCapture(loaded.capture, index);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.zoom()->fit();
+        const int tickRow = findRow(capture, "worker.tick", 0);
+        QVERIFY(tickRow >= 0);
+        const auto tick = uint32_t(capture.rows[size_t(tickRow)].offset + 2500);
+        const auto pxOf = [&](uint32_t e) {
+            return double(capture.events.end[e] - capture.events.start[e]) * 800.0 / double(view.zoom()->span());
+        };
+        QVERIFY(pxOf(tick) < 1.0);
+        view.selectEvent(tick, true);
+        QVERIFY2(pxOf(tick) >= 12.0 * 0.9, qPrintable(QString::number(pxOf(tick)))); // lane area < 800 px
+        QVERIFY(view.zoom()->start() <= capture.events.start[tick] && capture.events.end[tick] <= view.zoom()->end());
+
+        view.zoom()->fit();
+        const int loopRow = findRow(capture, "main.loop", 0);
+        const auto loop = uint32_t(capture.rows[size_t(loopRow)].offset + 10);
+        const int64_t before = view.zoom()->span();
+        view.selectEvent(loop, true); // 90 µs of a 3 ms run: already about 24 px wide
+        QCOMPARE(view.zoom()->span(), before);
+    }
+
     void zoomFollowsAGrowingRun()
     {
         views::TimelineZoom zoom;

@@ -23,6 +23,7 @@ constexpr double kWheelZoomPerNotch = 0.8; // one wheel notch shows 80% of the s
 constexpr double kKeyZoom = 0.7;
 constexpr double kKeyPan = 0.15;            // share of the span per A/D press
 constexpr int kDragThreshold = 4;           // px before a press becomes a drag
+constexpr double kRevealMinPx = 12;         // a revealed call narrower than this is zoomed to
 
 QString duration(int64_t ns)
 {
@@ -185,15 +186,22 @@ void TimelineView::selectEvent(uint32_t event, bool reveal)
     m_selected = event;
     m_highlightRegion = int(m_capture->rows[m_index->rowOf(event)].region);
     if (reveal) {
+        // In view and wide enough to see and click: as it is. Off screen: centred. Too
+        // narrow to see (F3 through short calls, a dot in the scatter): zoomed until it
+        // fills a third of the view, its neighbours around it. Wider than the view: filled.
         const auto& events = m_capture->events;
         const int64_t start = events.start[event];
         const int64_t end = std::max(events.end[event], start);
-        if (start < m_zoom.start() || end > m_zoom.end()) {
-            if (end - start < m_zoom.span())
-                m_zoom.setRange(start - (m_zoom.span() - (end - start)) / 2,
-                                start - (m_zoom.span() - (end - start)) / 2 + m_zoom.span());
-            else
-                zoomToSelection();
+        const double pxPerNs = double(std::max(1, laneArea().width())) / double(std::max<int64_t>(1, m_zoom.span()));
+        const bool outside = start < m_zoom.start() || end > m_zoom.end();
+        const bool tooNarrow = double(end - start) * pxPerNs < kRevealMinPx;
+        if (end - start >= m_zoom.span()) {
+            zoomToSelection();
+        } else if (outside || tooNarrow) {
+            const int64_t span = tooNarrow ? std::max<int64_t>((end - start) * 3, TimelineZoom::kMinimumSpan)
+                                           : m_zoom.span();
+            const int64_t from = start + (end - start) / 2 - span / 2;
+            m_zoom.setRange(from, from + span);
         }
     }
     requestFrame();
