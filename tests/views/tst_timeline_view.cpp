@@ -4,6 +4,7 @@
 #include "model/timeline/timeline_index.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
+#include "views/timeline/time_axis.h"
 #include "views/timeline/timeline_bindings.h"
 #include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
@@ -219,6 +220,38 @@ private slots:
         const int64_t before = view.zoom()->span();
         view.selectEvent(loop, true); // 90 µs of a 3 ms run: already about 24 px wide
         QCOMPARE(view.zoom()->span(), before);
+    }
+
+    // Ruler labels never need more than kMaxTickLabelChars: deep in a long run (or on an
+    // absolute clock) they become offsets from a base shown once.
+    void rulerLabelsStayShort()
+    {
+        const auto labelsOf = [](const views::TimeRuler& ruler) {
+            QStringList labels;
+            for (const auto& tick : ruler.ticks)
+                if (!tick.label.isEmpty())
+                    labels << tick.label;
+            return labels;
+        };
+        const views::TimeRuler whole = views::timeRuler(0, 10'000'000'000, 800, 0);
+        QVERIFY(whole.base.isEmpty());
+        QVERIFY(labelsOf(whole).contains("2 s"));
+
+        // 2 µs of a call 585 s into the run: "585.063585846 s" would not fit.
+        const views::TimeRuler deep = views::timeRuler(585'063'585'000, 585'063'587'000, 800, 0);
+        QVERIFY2(deep.base.startsWith("585.063585"), qPrintable(deep.base));
+        const QStringList offsets = labelsOf(deep);
+        QVERIFY(offsets.size() >= 3);
+        for (const QString& label : offsets)
+            QVERIFY2(label.startsWith('+') && label.size() <= views::kMaxTickLabelChars, qPrintable(label));
+        QCOMPARE(offsets.front(), QString("+0 ns"));
+
+        // An absolute monotonic clock, 100 ms in view.
+        const int64_t t0 = 9'100'008'580'000'000;
+        const views::TimeRuler absolute = views::timeRuler(t0, t0 + 100'000'000, 800, 0);
+        QVERIFY2(absolute.base.startsWith("9100008.5"), qPrintable(absolute.base));
+        for (const QString& label : labelsOf(absolute))
+            QVERIFY2(label.size() <= views::kMaxTickLabelChars, qPrintable(label));
     }
 
     void zoomFollowsAGrowingRun()

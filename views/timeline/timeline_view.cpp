@@ -345,21 +345,47 @@ void TimelineView::paintRuler(QPainter& painter)
     const bool dark = m_painter.style().dark;
     const QRect ruler(0, 0, width(), kRulerHeight);
     painter.fillRect(ruler, dark ? QColor(44, 46, 50) : QColor(238, 240, 244));
-    const int64_t origin = m_absoluteTime ? 0 : m_zoom.runStart();
     const QColor ink = dark ? QColor(210, 210, 210) : QColor(60, 60, 60);
     painter.setPen(ink);
-    for (const auto& tick : timeTicks(m_zoom.start(), m_zoom.end(), laneArea().width(), origin)) {
+    const TimeRuler axis = timeRuler(m_zoom.start(), m_zoom.end(), laneArea().width(), timeOrigin());
+    // Deep in a long run the ticks are offsets: their base, once, at the left; tick labels
+    // that would run under it are left out.
+    QFont bold = font();
+    bold.setBold(true);
+    const QString baseText = axis.base.isEmpty() ? QString() : axis.base + QStringLiteral(" +");
+    const int baseWidth = baseText.isEmpty() ? 0 : QFontMetrics(bold).horizontalAdvance(baseText) + 10;
+    for (const auto& tick : axis.ticks) {
         const int x = int(std::lround(tick.x));
         if (tick.label.isEmpty()) {
             painter.drawLine(x, kRulerHeight - 4, x, kRulerHeight);
         } else {
             painter.drawLine(x, kRulerHeight - 9, x, kRulerHeight);
-            painter.drawText(QRect(x + 3, 0, 200, kRulerHeight - 6),
-                             Qt::AlignLeft | Qt::AlignBottom, tick.label);
+            if (x + 3 >= baseWidth)
+                painter.drawText(QRect(x + 3, 0, 200, kRulerHeight - 6),
+                                 Qt::AlignLeft | Qt::AlignBottom, tick.label);
         }
+    }
+    if (baseWidth > 0) {
+        const QRect box(0, 0, baseWidth, kRulerHeight - 1);
+        painter.fillRect(box, dark ? QColor(60, 63, 70) : QColor(224, 228, 236));
+        painter.setFont(bold);
+        painter.drawText(box.adjusted(5, 0, 0, -6), Qt::AlignLeft | Qt::AlignBottom, baseText);
+        painter.setFont(font());
     }
     painter.setPen(dark ? QColor(70, 72, 78) : QColor(200, 202, 208));
     painter.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+}
+
+int64_t TimelineView::timeOrigin() const
+{
+    return m_absoluteTime ? 0 : m_zoom.runStart();
+}
+
+QString TimelineView::timeText(int64_t t) const
+{
+    // The ruler's frame and a precision of about a pixel at this zoom.
+    const double nsPerPx = double(std::max<int64_t>(1, m_zoom.span())) / std::max(1, laneArea().width());
+    return formatTick(t - timeOrigin(), niceStep(nsPerPx));
 }
 
 void TimelineView::paintOverview(QPainter& painter)

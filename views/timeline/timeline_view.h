@@ -106,6 +106,9 @@ private:
     void paintMeasure(QPainter& painter);
     void showToolTip(const QPoint& position);
     QString describeItem(const model::DrawItem& item) const;
+    // Times as the ruler shows them: from the run's start, or absolute; to about a pixel.
+    int64_t timeOrigin() const;
+    QString timeText(int64_t t) const;
     int64_t selfTime(uint32_t lane, uint16_t depth, uint32_t event) const;
     void toggleLane(uint32_t lane);
 

@@ -293,7 +293,7 @@ QString TimelineView::describeItem(const model::DrawItem& item) const
         const size_t next = series.firstAtOrAfter(t1);
         const double now = next > 0 ? series.value(next - 1) : series.value(0);
         return tr("<b>%1</b><br>largest here %2<br>at %3: %4")
-            .arg(laneTitle, counterValueText(capture, series, double(item.busy)), duration(t1 - m_zoom.runStart()),
+            .arg(laneTitle, counterValueText(capture, series, double(item.busy)), timeText(t1),
                  counterValueText(capture, series, now));
     }
     if (item.kind == model::DrawKind::Instant) {
@@ -302,7 +302,7 @@ QString TimelineView::describeItem(const model::DrawItem& item) const
             QString::fromStdString(capture.strings.text(instants.name(item.event))).toHtmlEscaped());
         if (item.count > 1)
             text += tr(" and %L1 more within a pixel").arg(qulonglong(item.count - 1));
-        text += tr("<br>at %1").arg(duration(instants.time(item.event) - m_zoom.runStart()));
+        text += tr("<br>at %1").arg(timeText(instants.time(item.event)));
         if (instants.args(item.event).valid())
             text += QStringLiteral("<br><tt>%1</tt>")
                         .arg(QString::fromStdString(capture.args.text(instants.args(item.event))).left(300).toHtmlEscaped());
@@ -313,7 +313,7 @@ QString TimelineView::describeItem(const model::DrawItem& item) const
         return tr("<b>%L1 calls</b> folded into one pixel or less<br>busy %2%<br>from %3<br>click to zoom in")
             .arg(qulonglong(item.count))
             .arg(int(std::lround(item.busy * 100)))
-            .arg(duration(start - m_zoom.runStart()));
+            .arg(timeText(start));
     }
     const uint32_t rowIndex = m_index->rowOf(item.event);
     const auto& row = capture.rows[rowIndex];
@@ -333,7 +333,7 @@ QString TimelineView::describeItem(const model::DrawItem& item) const
         if (events.hasAwait() && events.awaitNs[item.event] > 0)
             text += tr("<br>suspended %1").arg(duration(events.awaitNs[item.event]));
     }
-    text += tr("<br>starts at %1").arg(duration(start - m_zoom.runStart()));
+    text += tr("<br>starts at %1").arg(timeText(start));
     text += tr("<br>depth %1 · call %L2 of %L3").arg(item.depth).arg(qulonglong(item.event - row.offset + 1)).arg(qulonglong(row.count));
     text += QStringLiteral("<br>%1").arg(QString::fromStdString(lane.title).toHtmlEscaped());
     return text;
