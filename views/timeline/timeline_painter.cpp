@@ -16,11 +16,17 @@ namespace {
 
 constexpr int kMinLabelWidth = 24; // px: narrower calls get no text
 
+constexpr double kSolidFoldedPx = 3; // folded blocks narrower than this are drawn opaque
+
 QRectF itemRect(const model::DrawItem& item, int width)
 {
     // Clip to a little beyond the widget so huge zoom factors never overflow QPainter.
-    const double x0 = std::clamp(double(item.x0), -4.0, double(width) + 4.0);
+    double x0 = std::clamp(double(item.x0), -4.0, double(width) + 4.0);
     const double x1 = std::clamp(double(item.x1), -4.0, double(width) + 4.0);
+    // A call that starts in the last pixel (the run's last call, at "fit") is drawn in that
+    // pixel, not rounded past the edge: nothing in view may disappear.
+    if (x0 < width && x0 > width - 1.0)
+        x0 = width - 1.0;
     return {x0, double(item.y), std::max(1.0, x1 - x0), double(item.height)};
 }
 
@@ -128,8 +134,10 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
         }
         case model::DrawKind::Folded: {
             // Darker the busier: a block of calls covering half its span draws at half alpha.
+            // A sliver of a few pixels is drawn solid: faint, it would look like nothing there.
             QColor color = foldedColor;
-            color.setAlphaF(0.35f + 0.65f * std::clamp(item.busy, 0.0f, 1.0f));
+            color.setAlphaF(rect.width() < kSolidFoldedPx ? 1.0f
+                                                          : 0.35f + 0.65f * std::clamp(item.busy, 0.0f, 1.0f));
             painter.fillRect(rect, color);
             if (rect.width() >= 48) {
                 painter.setPen(textColorOn(foldedColor));

@@ -67,6 +67,8 @@ public:
     const model::DrawList& drawList() const { return m_list; }
     bool frameUpToDate() const { return !m_building && !m_dirty; }
     model::TimelineViewport viewport() const;
+    // Where the lanes are drawn, in widget coordinates (draw-list x and y start there).
+    QRect laneArea() const;
 
     static constexpr int kRulerHeight = 24;
     static constexpr int kOverviewHeight = 30;
@@ -94,7 +96,6 @@ private:
         std::vector<float> overview; // busy share per overview pixel column, empty if unchanged
     };
 
-    QRect laneArea() const;
     QRect overviewArea() const;
     int64_t timeAt(double x) const;
     double xAt(int64_t t) const;

@@ -45,6 +45,12 @@ void TimelineZoom::setRange(int64_t start, int64_t end)
     emit changed();
 }
 
+void TimelineZoom::fit()
+{
+    const int64_t pad = std::max<int64_t>((m_runEnd - m_runStart) / 200, 1);
+    setRange(m_runStart - pad, m_runEnd + pad);
+}
+
 void TimelineZoom::zoomAround(int64_t anchor, double factor)
 {
     const double span = double(m_end - m_start);

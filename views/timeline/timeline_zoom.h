@@ -28,7 +28,9 @@ public:
     // stays where it is.
     void updateRun(int64_t start, int64_t end);
     void setRange(int64_t start, int64_t end);
-    void fit() { setRange(m_runStart, m_runEnd); }
+    // The whole run with half a percent to spare on each side, so the first and last calls
+    // are never drawn on the very edge (or past it, rounded).
+    void fit();
     // factor < 1 zooms in. `anchor` (ns) stays where it is on screen.
     void zoomAround(int64_t anchor, double factor);
     void pan(int64_t deltaNs) { setRange(m_start + deltaNs, m_end + deltaNs); }
