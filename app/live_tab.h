@@ -34,6 +34,9 @@ class ElidedLabel;
 
 namespace spanscope::app {
 
+// The mark before a live tab's title while its job streams ("● spanscope-demo").
+inline const QString kLiveTabMark = QStringLiteral("\u25cf ");
+
 // The spanscope-run that launches and attaches jobs: $SPANSCOPE_RUN, else the one next to
 // this executable.
 QString spanscopeRunPath();

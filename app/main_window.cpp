@@ -144,7 +144,8 @@ QString MainWindow::distinctTabTitle(const QString& base) const
     const auto used = [this](const QString& title) {
         for (int i = 0; i < m_tabs->count(); ++i) {
             QString text = m_tabs->tabText(i);
-            text.remove(QRegularExpression(QStringLiteral("^\u25cf ")));  // a live tab's dot
+            if (text.startsWith(kLiveTabMark))
+                text.remove(0, kLiveTabMark.size());
             if (text == title)
                 return true;
         }

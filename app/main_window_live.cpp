@@ -123,7 +123,7 @@ void MainWindow::addLiveTab(LiveTab* tab)
         m_tabs->setTabToolTip(at, tab->pid() > 0 ? tr("%1 (pid %2)").arg(tab->commandLine()).arg(tab->pid())
                                                  : tab->commandLine());
         m_tabs->setTabText(at,
-                           tab->isLive() ? QStringLiteral("\u25cf ") + tab->title() : tab->title());
+                           tab->isLive() ? kLiveTabMark + tab->title() : tab->title());
         m_tabs->setTabIcon(at, !tab->isLive() && tab->warningCount() > 0
                                    ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
                                    : QIcon());

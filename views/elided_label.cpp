@@ -1,5 +1,8 @@
 #include "elided_label.h"
 
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QPainter>
 
 namespace spanscope::views {
@@ -13,6 +16,11 @@ constexpr int kMinimumChars = 12; // enough for "1 234 ranges…"
 ElidedLabel::ElidedLabel(QWidget* parent) : QFrame(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // What a selectable label offered: the text, whole, on the clipboard.
+    auto* copy = new QAction(tr("Copy"), this);
+    connect(copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setText(m_text); });
+    addAction(copy);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 void ElidedLabel::setText(const QString& text)

@@ -1,7 +1,7 @@
 #pragma once
 // A one-line label for status text of any length: it never asks its window for more width
-// (a long line would otherwise widen the window), shows what fits with "…" at the end, and
-// the whole text as its tooltip. GUI thread only.
+// (a long line would otherwise widen the window), shows what fits with "…" at the end, the
+// whole text as its tooltip, and copies the whole text from its context menu. GUI thread only.
 
 #include <QFrame>
 #include <QString>

@@ -61,13 +61,13 @@ RegionDetailsWidget::RegionDetailsWidget(QWidget* parent) : QWidget(parent)
 {
     m_stack = new QStackedLayout(this);
 
-    auto* placeholder = new QLabel(selectRegionText());
-    placeholder->setObjectName(QStringLiteral("detailsPlaceholder"));
-    m_placeholder = placeholder;
-    placeholder->setAlignment(Qt::AlignCenter);
-    placeholder->setWordWrap(true);
-    placeholder->setEnabled(false);
-    m_stack->addWidget(placeholder);
+    auto* noRegion = new QLabel(selectRegionText());
+    noRegion->setObjectName(QStringLiteral("detailsNoRegion"));
+    m_noRegion = noRegion;
+    noRegion->setAlignment(Qt::AlignCenter);
+    noRegion->setWordWrap(true);
+    noRegion->setEnabled(false);
+    m_stack->addWidget(noRegion);
 
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
@@ -227,15 +227,15 @@ void RegionDetailsWidget::setCapture(std::shared_ptr<const model::Capture> captu
             *std::min_element(m_capture->events.start.begin(), m_capture->events.start.end());
     m_threadsGroup->setVisible(m_capture && m_capture->events.hasThreads());
     // A file without calls has no region to select: say so rather than ask for one.
-    m_placeholder->setText(m_capture && m_capture->events.size() == 0
+    m_noRegion->setText(m_capture && m_capture->events.size() == 0
                                ? tr("This file has no calls: no region has statistics to show.")
                                : selectRegionText());
     clearRegion();
 }
 
-QString RegionDetailsWidget::placeholderText() const
+QString RegionDetailsWidget::noRegionText() const
 {
-    return m_placeholder->text();
+    return m_noRegion->text();
 }
 
 void RegionDetailsWidget::clearRegion()

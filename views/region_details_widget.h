@@ -88,7 +88,7 @@ public:
     // The region shown, empty when none (for tests and the window title).
     QString regionTitle() const;
     // What the pane says while no region is selected.
-    QString placeholderText() const;
+    QString noRegionText() const;
     // The text a field shows (for tests).
     QString fieldText(Field field) const;
     // The percentile the spin box asks for, in [0, 100].
@@ -120,7 +120,7 @@ private:
     LatestJob m_detailJob; // the latest requested detail wins
 
     QStackedLayout* m_stack = nullptr;
-    QLabel* m_placeholder = nullptr; // shown while no region is selected
+    QLabel* m_noRegion = nullptr; // shown while no region is selected
     QLabel* m_title = nullptr;
     QLabel* m_scope = nullptr;
     QLabel* m_summaryOnlyBanner = nullptr;

@@ -21,6 +21,8 @@
 #include "support/screenshots.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -360,6 +362,11 @@ void TestDesktopIntegration::longStatusNeverWidensTheWindow()
     QVERIFY(label->shownText().endsWith(QChar(0x2026)));
     QCOMPARE(label->text(), text);
     QCOMPARE(label->toolTip(), text);
+    // The whole text can still be copied, as from the selectable label it replaced.
+    QCOMPARE(label->contextMenuPolicy(), Qt::ActionsContextMenu);
+    QCOMPARE(label->actions().size(), 1);
+    label->actions().front()->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(), text);
 }
 
 QTEST_MAIN(TestDesktopIntegration)

@@ -89,10 +89,10 @@ inner 0 10 20 thread=1
     {
         views::RegionDetailsWidget details;
         details.setCapture(buildCapture(""));
-        QVERIFY2(details.placeholderText().startsWith("This file has no calls"),
-                 qPrintable(details.placeholderText()));
+        QVERIFY2(details.noRegionText().startsWith("This file has no calls"),
+                 qPrintable(details.noRegionText()));
         details.setCapture(buildCapture("solve 0 0 10\n"));
-        QVERIFY(details.placeholderText().startsWith("Select a region"));
+        QVERIFY(details.noRegionText().startsWith("Select a region"));
     }
 };
 

@@ -203,9 +203,18 @@ void PlotFrame::saveImage()
 
 void PlotFrame::saveCsv()
 {
-    if (m_csvWriter)
-        emit saveRequested({tr("Save Plot Data"), {tr("CSV file (*.csv)")}, {QStringLiteral("csv")},
-                            m_exportName, m_csvWriter});
+    if (!m_csvWriter)
+        return;
+    // The writer reads the plot's owner, which may be gone once app/ has a path.
+    emit saveRequested({tr("Save Plot Data"), {tr("CSV file (*.csv)")}, {QStringLiteral("csv")},
+                        m_exportName,
+                        [frame = QPointer<PlotFrame>(this), writer = m_csvWriter](const QString& path, QString* error) {
+                            if (!frame) {
+                                *error = tr("The plot was closed before its data could be saved.");
+                                return false;
+                            }
+                            return writer(path, error);
+                        }});
 }
 
 } // namespace spanscope::views
