@@ -1,5 +1,7 @@
 #include "capture.h"
 
+#include <algorithm>
+
 namespace spanscope::model {
 
 const char* storageLayoutName(StorageLayout layout)
@@ -28,6 +30,13 @@ const TaskInfo* Capture::task(int32_t rank, int64_t index) const
     return nullptr;
 }
 
+int64_t NvtxTables::endThreadOf(uint64_t event) const
+{
+    const auto it = std::lower_bound(crossThreadEnds.begin(), crossThreadEnds.end(), event,
+                                     [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
+    return it != crossThreadEnds.end() && it->event == event ? it->endThread : -1;
+}
+
 namespace {
 template <typename Vector>
 size_t bytesOf(const Vector& column)
@@ -47,7 +56,7 @@ size_t Capture::residentBytes() const
     return bytes + rows.capacity() * sizeof(RegionRow) + bytesOf(rowExclusive) + bytesOf(laneExclusive)
            + tracks.capacity() * sizeof(Track) + gpuActivities.residentBytes() + flows.residentBytes()
            + instants.residentBytes() + allocations.residentBytes() + args.residentBytes()
-           + bytesOf(nvtx.callDomains) + bytesOf(nvtx.callCategories);
+           + bytesOf(nvtx.callDomains) + bytesOf(nvtx.callCategories) + bytesOf(nvtx.crossThreadEnds);
 }
 
 int64_t Capture::threadOfEvent(uint32_t row, uint64_t e) const

@@ -162,6 +162,14 @@ struct NvtxMark
     int32_t rank = 0;            // the process (one rank per process of the job)
 };
 
+// A start/end range that ended on another thread than the one that started it (the call's
+// thread_ids hold the starting thread).
+struct NvtxCrossThreadEnd
+{
+    uint64_t event = 0;    // the range's event index
+    int64_t endThread = -1; // thread_table index (same rank) of the thread that ended it
+};
+
 struct NvtxTables
 {
     std::vector<NvtxDomain> domains;
@@ -172,6 +180,12 @@ struct NvtxTables
     // Calls still open when the stream ended (or at the snapshot), closed at the last
     // timestamp by the assembler; ascending event indices.
     std::vector<uint64_t> closedAtEnd;
+    // Ranges that ended on another thread, ascending by event.
+    std::vector<NvtxCrossThreadEnd> crossThreadEnds;
+
+    // The thread that ended `event`, if it was not the one that started it; -1 otherwise.
+    // O(log n).
+    int64_t endThreadOf(uint64_t event) const;
 
     bool empty() const { return domains.empty() && marks.empty() && callDomains.empty(); }
 };

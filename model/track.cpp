@@ -250,6 +250,21 @@ void assignTracks(Capture& capture)
             events.track[i] = lastTrack;
         }
     }
+    // NVTX marks, and threads that ended a start/end range another thread began, get their
+    // thread's track: the timeline then has a lane to draw them on even when that thread
+    // recorded no range of its own.
+    for (const NvtxMark& mark : capture.nvtx.marks)
+        if (mark.thread >= 0)
+            assigner.thread(ranks[mark.rank], mark.rank, mark.thread);
+        else
+            assigner.process(ranks[mark.rank], mark.rank);
+    const auto& ends = capture.nvtx.crossThreadEnds;
+    for (const auto& row : capture.rows) {
+        auto it = std::lower_bound(ends.begin(), ends.end(), row.offset,
+                                   [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
+        for (; it != ends.end() && it->event < row.offset + row.count; ++it)
+            assigner.thread(ranks[row.rank], row.rank, it->endThread);
+    }
 }
 
 } // namespace spanscope::model

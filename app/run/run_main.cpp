@@ -128,10 +128,11 @@ bool saveCapture(const std::vector<std::string>& streams, const std::string& out
         return false;
     }
     const auto counts = job.counts();
-    std::printf("spanscope-run: %s: %llu calls in %zu regions, %zu processes, %zu threads, "
+    std::printf("spanscope-run: %s: %llu calls in %zu regions, %zu %s, %zu threads, "
                 "%llu marks, %llu dropped, %llu anomalies, %zu warnings\n",
                 output.c_str(), (unsigned long long)counts.calls, capture->regionNames.size(),
-                capture->ranks.size(), capture->threads.size(), (unsigned long long)counts.marks,
+                capture->ranks.size(), capture->ranks.size() == 1 ? "process" : "processes",
+                capture->threads.size(), (unsigned long long)counts.marks,
                 (unsigned long long)counts.droppedRecords, (unsigned long long)counts.anomalies(),
                 capture->warnings.size());
     for (const auto& warning : capture->warnings)

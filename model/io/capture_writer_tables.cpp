@@ -102,6 +102,12 @@ Status Writer::nvtxTables()
         markRanks.push_back(uint32_t(m.rank));
     }
     const std::vector<uint64_t> closed(t.closedAtEnd.begin(), t.closedAtEnd.end());
+    std::vector<uint64_t> crossEndEvents;
+    std::vector<int64_t> crossEndThreads;
+    for (const auto& end : t.crossThreadEnds) {
+        crossEndEvents.push_back(end.event);
+        crossEndThreads.push_back(end.endThread);
+    }
     const std::vector<uint32_t> callDomains(t.callDomains.begin(), t.callDomains.end());
     const std::vector<uint32_t> callCategories(t.callCategories.begin(), t.callCategories.end());
     Status s = column(base + "domain_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32, domainIds);
@@ -133,6 +139,10 @@ Status Writer::nvtxTables()
         s = column(base + "call_categories", H5T_STD_U32LE, H5T_NATIVE_UINT32, callCategories);
     if (s)
         s = column(base + "closed_at_end", H5T_STD_U64LE, H5T_NATIVE_UINT64, closed);
+    if (s)
+        s = column(base + "cross_thread_end_events", H5T_STD_U64LE, H5T_NATIVE_UINT64, crossEndEvents);
+    if (s)
+        s = column(base + "cross_thread_end_threads", H5T_STD_I64LE, H5T_NATIVE_INT64, crossEndThreads);
     return s;
 }
 

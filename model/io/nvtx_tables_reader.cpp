@@ -51,6 +51,10 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
     const auto callDomains = ints("call_domains");
     const auto callCategories = ints("call_categories");
     const auto closed = ints("closed_at_end");
+    // Files written before spanscope recorded the ending thread have no cross_thread_end_*.
+    const bool hasCrossEnds = file.isDataset(std::string(kGroup) + "/cross_thread_end_events");
+    const auto crossEndEvents = hasCrossEnds ? ints("cross_thread_end_events") : std::vector<int64_t>();
+    const auto crossEndThreads = hasCrossEnds ? ints("cross_thread_end_threads") : std::vector<int64_t>();
     if (!problem.empty())
         return problem;
     const size_t n = capture.events.size();
@@ -60,7 +64,8 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
         markTimes.size() != markMessages.size() || markTimes.size() != markEvents.size() ||
         (hasMarkRanks && markTimes.size() != markRanks.size()) ||
         (!callDomains.empty() && callDomains.size() != n) ||
-        (!callCategories.empty() && callCategories.size() != n))
+        (!callCategories.empty() && callCategories.size() != n) ||
+        crossEndEvents.size() != crossEndThreads.size())
         return "its columns differ in length";
     for (size_t i = 0; i < domainIds.size(); ++i)
         t.domains.push_back({uint32_t(domainIds[i]), domainNames[i]});
@@ -79,6 +84,13 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
     for (const int64_t e : closed)
         if (e >= 0 && uint64_t(e) < n)
             t.closedAtEnd.push_back(uint64_t(e));
+    for (size_t i = 0; i < crossEndEvents.size(); ++i) {
+        const int64_t e = crossEndEvents[i];
+        // Kept ascending and in range whatever the file says: lookups binary-search them.
+        if (e >= 0 && uint64_t(e) < n && crossEndThreads[i] >= 0
+            && (t.crossThreadEnds.empty() || t.crossThreadEnds.back().event < uint64_t(e)))
+            t.crossThreadEnds.push_back({uint64_t(e), crossEndThreads[i]});
+    }
     return {};
 }
 

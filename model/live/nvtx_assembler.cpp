@@ -204,6 +204,7 @@ inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t
     call.start = start;
     call.region = regionOf(message);
     call.thread = thread;
+    call.endThread = thread;
     call.domain = domain;
     call.category = category;
     call.async = async;
@@ -236,9 +237,10 @@ void NvtxAssembler::onPop(const PopRecord& r)
     c.open = false;
 }
 
-void NvtxAssembler::closeAsync(uint32_t call, int64_t end)
+void NvtxAssembler::closeAsync(uint32_t call, int64_t end, uint32_t endThread)
 {
     Call& c = m_calls[call];
+    c.endThread = endThread;
     if (end < c.start) {
         ++m_counts.endsBeforeStart;
         end = c.start;
@@ -265,7 +267,7 @@ void NvtxAssembler::onRangeStart(const RangeStartRecord& r)
     }
     const uint32_t index = addCall(ns, r.message, t, r.domain, r.category, true);
     if (pending != m_pendingEnds.end()) {
-        closeAsync(index, pending->second.time);
+        closeAsync(index, pending->second.time, pending->second.thread);
         m_pendingEnds.erase(pending);
     } else {
         m_openAsync[r.rangeId] = index;
@@ -278,9 +280,9 @@ void NvtxAssembler::onRangeEnd(const RangeEndRecord& r)
         return;
     const int64_t ns = toNs(r.timestamp);
     seen(ns);
-    threadOf(r.tid);
+    const uint32_t t = threadOf(r.tid);
     if (auto it = m_openAsync.find(r.rangeId); it != m_openAsync.end()) {
-        closeAsync(it->second, ns);
+        closeAsync(it->second, ns, t);
         m_openAsync.erase(it);
         return;
     }
@@ -289,7 +291,7 @@ void NvtxAssembler::onRangeEnd(const RangeEndRecord& r)
         return;
     }
     // Its start may still come (from another thread, up to a frame later).
-    m_pendingEnds[r.rangeId] = PendingEnd{ns};
+    m_pendingEnds[r.rangeId] = PendingEnd{ns, t};
 }
 
 int64_t NvtxAssembler::innermostOpen(uint32_t thread) const
@@ -466,6 +468,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         c.nvtx.callCategories[k] = call.category;
         if (call.open)
             c.nvtx.closedAtEnd.push_back(k);
+        if (call.async && !call.open && call.endThread != call.thread)
+            c.nvtx.crossThreadEnds.push_back({k, int64_t(call.endThread)});
         if (c.rows.empty() || c.rows.back().region != call.region) {
             RegionRow row;
             row.region = call.region;

@@ -88,6 +88,7 @@ private:
         int64_t start = 0, end = 0; // ns (raw ticks until the first calibration)
         uint32_t region = 0;
         uint32_t thread = 0; // dense thread number
+        uint32_t endThread = 0; // start/end ranges: the thread that ended it
         uint32_t domain = 0, category = 0;
         bool async = false; // start/end range (domain lane)
         bool open = true;
@@ -95,6 +96,7 @@ private:
     struct PendingEnd
     {
         int64_t time = 0;
+        uint32_t thread = 0; // dense thread number of the ending thread
     };
     static constexpr uint32_t kDroppedCall = UINT32_MAX; // stack entry of a budget-dropped range
 
@@ -105,7 +107,7 @@ private:
     const std::string& text(uint32_t id) const;
     bool admitRoot(int64_t ns);
     int64_t innermostOpen(uint32_t thread) const;
-    void closeAsync(uint32_t call, int64_t end);
+    void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
                      uint32_t category, bool async);

@@ -179,6 +179,8 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         }
         for (const uint64_t e : p.nvtx.closedAtEnd)
             c.nvtx.closedAtEnd.push_back(base + e);
+        for (const NvtxCrossThreadEnd& end : p.nvtx.crossThreadEnds)
+            c.nvtx.crossThreadEnds.push_back({base + end.event, end.endThread});
         for (NvtxMark mark : p.nvtx.marks) {
             mark.rank = r;
             mark.domain = domain(mark.domain);

@@ -25,13 +25,16 @@ private:
     void addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y);
     void addCounter(uint32_t laneIndex, const CounterSeries& series, int32_t y, int32_t height);
     void addInstants(uint32_t laneIndex, TrackId track, int32_t y);
+    void addMarks(uint32_t laneIndex, int32_t y);
+    void addRangeEnd(uint32_t event);
+    float pointRowY(int32_t lane) const; // middle of a lane's first row (its header when collapsed)
     void addFlows();
     std::optional<std::pair<float, float>> anchor(uint32_t event) const;
     int32_t laneRows(const TimelineLane& lane) const
     {
         if (lane.counter >= 0)
             return m_view.counterRows;
-        return std::max<int32_t>(int32_t(lane.depths.size()), lane.instants ? 1 : 0);
+        return std::max<int32_t>(int32_t(lane.depths.size()), lane.hasPointRow() ? 1 : 0);
     }
 
     const Capture& m_capture;
@@ -198,6 +201,54 @@ void FrameBuilder::addInstants(uint32_t laneIndex, TrackId track, int32_t y)
     }
 }
 
+void FrameBuilder::addMarks(uint32_t laneIndex, int32_t y)
+{
+    // As instants: marks closer than a pixel share one glyph.
+    const auto& marks = m_capture.nvtx.marks;
+    const auto& order = m_index.marks();
+    auto [i, last] = m_index.marksIn(m_capture, laneIndex, m_view.t0, m_view.t1);
+    while (i < last) {
+        const float px = std::floor(x(marks[order[i]].timeNs));
+        const int64_t nextPixel = m_view.t0 + int64_t(std::ceil(double(px + 1) / m_pxPerNs));
+        const size_t next = std::max(i + 1, m_index.marksIn(m_capture, laneIndex, nextPixel, m_view.t1).first);
+        DrawItem item;
+        item.kind = DrawKind::Mark;
+        item.x0 = px;
+        item.x1 = px + 1;
+        item.y = y;
+        item.height = uint16_t(m_view.rowHeight - 1);
+        item.lane = laneIndex;
+        item.event = order[i];
+        item.count = std::min(next, last) - i;
+        m_list.items.push_back(item);
+        i = next;
+    }
+}
+
+float FrameBuilder::pointRowY(int32_t lane) const
+{
+    const LaneGeometry& geometry = m_list.lanes[size_t(lane)];
+    return geometry.collapsed ? float(geometry.y) + float(m_view.headerHeight) / 2
+                              : float(geometry.y + m_view.headerHeight) + float(m_view.rowHeight) / 2;
+}
+
+void FrameBuilder::addRangeEnd(uint32_t event)
+{
+    // A start/end range that another thread ended: an arrow from where it started (its
+    // starting thread, at its start) to where it ended (the ending thread, at its end).
+    const int64_t endThread = m_capture.nvtx.endThreadOf(event);
+    const auto& events = m_capture.events;
+    if (endThread < 0 || event >= events.size() || !events.hasThreads())
+        return;
+    const int32_t rank = m_capture.rows[m_index.rowOf(event)].rank;
+    const int32_t from = m_index.laneOfThread(rank, events.threadIds[event]);
+    const int32_t to = m_index.laneOfThread(rank, endThread);
+    if (from < 0 || to < 0 || m_view.isHidden(size_t(from)) || m_view.isHidden(size_t(to)))
+        return;
+    m_list.flows.push_back({x(events.start[event]), pointRowY(from), x(events.end[event]), pointRowY(to),
+                            FlowLine::kRangeEnd});
+}
+
 std::optional<std::pair<float, float>> FrameBuilder::anchor(uint32_t event) const
 {
     const auto& events = m_capture.events;
@@ -250,6 +301,8 @@ void FrameBuilder::addFlows()
         }
         m_list.flows.push_back({from->first, from->second, to->first, to->second, row});
     }
+    if (m_view.flowsOf)
+        addRangeEnd(*m_view.flowsOf);
 }
 
 DrawList FrameBuilder::build()
@@ -310,14 +363,18 @@ DrawList FrameBuilder::build()
         top += geometry.height + m_view.laneGap;
     }
     m_list.contentHeight = top;
-    // Instants go over the first row, after the calls, so they are drawn on top.
+    // Instants and marks go over the first row, after the calls, so they are drawn on top.
     for (uint32_t laneIndex = 0; laneIndex < lanes.size(); ++laneIndex) {
         const LaneGeometry& geometry = m_list.lanes[laneIndex];
-        if (!lanes[laneIndex].instants || geometry.collapsed || m_view.isHidden(laneIndex))
+        if (geometry.collapsed || m_view.isHidden(laneIndex))
             continue;
         const int32_t y = geometry.y + m_view.headerHeight;
-        if (y + m_view.rowHeight > 0 && y < m_view.height)
+        if (y + m_view.rowHeight <= 0 || y >= m_view.height)
+            continue;
+        if (lanes[laneIndex].instants)
             addInstants(laneIndex, lanes[laneIndex].track, y);
+        if (lanes[laneIndex].marksEnd > lanes[laneIndex].marksBegin)
+            addMarks(laneIndex, y);
     }
     addFlows();
     return std::move(m_list);
@@ -344,7 +401,7 @@ int hitTest(const DrawList& list, float x, int y)
         if (item.kind == DrawKind::LaneHeader)
             header = int(i);
         else if (item.kind == DrawKind::Call || item.kind == DrawKind::Folded || item.kind == DrawKind::Unclosed
-                 || item.kind == DrawKind::Instant || item.kind == DrawKind::Counter)
+                 || item.kind == DrawKind::Instant || item.kind == DrawKind::Mark || item.kind == DrawKind::Counter)
             best = int(i);
     }
     return best >= 0 ? best : header;

@@ -47,6 +47,7 @@ enum class DrawKind : uint8_t {
     Await,      // the share of a call its task spent suspended, along its top
     Counter,    // a counter's largest value over [x0, x1): a bar up from the lane's baseline
     Instant,    // `count` instants at x0 (the first is `event`, an InstantTable row)
+    Mark,       // `count` NVTX marks at x0 (the first is `event`, an index into Capture::nvtx.marks)
 };
 
 struct DrawItem
@@ -65,8 +66,11 @@ struct DrawItem
 // An arrow between two calls (a flow), in px of the lane area.
 struct FlowLine
 {
+    // `flow` of the arrow from the thread that started the selected start/end range to the
+    // thread that ended it (an NVTX range ended on another thread), not a FlowTable row.
+    static constexpr uint32_t kRangeEnd = UINT32_MAX;
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    uint32_t flow = 0; // row in Capture::flows
+    uint32_t flow = 0; // row in Capture::flows, or kRangeEnd
 };
 
 struct LaneGeometry

@@ -39,7 +39,88 @@ void finishRow(const Capture& capture, DepthRow& row)
     }
 }
 
+// Which tracks NVTX marks and the ends of cross-thread ranges belong to.
+struct PointTracks
+{
+    std::vector<uint32_t> trackOfMark; // per mark; TrackId::kNone when its thread has no track
+    std::vector<bool> marked, endsRanges; // per track
+};
+
+PointTracks pointTracks(const Capture& capture)
+{
+    PointTracks points;
+    points.marked.assign(capture.tracks.size(), false);
+    points.endsRanges.assign(capture.tracks.size(), false);
+    const auto& marks = capture.nvtx.marks;
+    const auto& ends = capture.nvtx.crossThreadEnds;
+    if (marks.empty() && ends.empty())
+        return points;
+    std::map<std::pair<int32_t, int64_t>, uint32_t> threadTracks; // (rank, thread or -1 = process)
+    for (uint32_t t = 0; t < capture.tracks.size(); ++t) {
+        const Track& track = capture.tracks[t];
+        if (track.inferredLane == 0 && (track.kind == TrackKind::Thread || track.kind == TrackKind::Process))
+            threadTracks.emplace(std::make_pair(track.rank, track.kind == TrackKind::Thread ? track.thread : -1), t);
+    }
+    auto find = [&](int32_t rank, int64_t thread) {
+        const auto it = threadTracks.find({rank, thread});
+        return it == threadTracks.end() ? TrackId::kNone : it->second;
+    };
+    points.trackOfMark.reserve(marks.size());
+    for (const NvtxMark& mark : marks) {
+        const uint32_t track = find(mark.rank, std::max<int64_t>(mark.thread, -1));
+        points.trackOfMark.push_back(track);
+        if (track != TrackId::kNone)
+            points.marked[track] = true;
+    }
+    for (const auto& row : capture.rows) {
+        auto it = std::lower_bound(ends.begin(), ends.end(), row.offset,
+                                   [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
+        for (; it != ends.end() && it->event < row.offset + row.count; ++it)
+            if (const uint32_t track = find(row.rank, it->endThread); track != TrackId::kNone)
+                points.endsRanges[track] = true;
+    }
+    return points;
+}
+
 } // namespace
+
+void TimelineIndex::indexMarks(const Capture& capture, const std::vector<uint32_t>& trackOfMark)
+{
+    const auto& marks = capture.nvtx.marks;
+    std::vector<std::pair<int32_t, uint32_t>> byLane; // (lane, mark)
+    for (uint32_t m = 0; m < trackOfMark.size(); ++m)
+        if (const int32_t lane = trackOfMark[m] == TrackId::kNone ? -1 : laneOf(TrackId{trackOfMark[m]}); lane >= 0)
+            byLane.emplace_back(lane, m);
+    std::stable_sort(byLane.begin(), byLane.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : marks[a.second].timeNs < marks[b.second].timeNs;
+    });
+    m_marks.reserve(byLane.size());
+    for (size_t i = 0; i < byLane.size(); ++i) {
+        TimelineLane& lane = m_lanes[size_t(byLane[i].first)];
+        if (i == 0 || byLane[i - 1].first != byLane[i].first)
+            lane.marksBegin = uint32_t(i);
+        lane.marksEnd = uint32_t(i + 1);
+        m_marks.push_back(byLane[i].second);
+        m_begin = std::min(m_begin, marks[byLane[i].second].timeNs);
+        m_end = std::max(m_end, marks[byLane[i].second].timeNs);
+    }
+}
+
+std::pair<size_t, size_t> TimelineIndex::marksIn(const Capture& capture, uint32_t lane, int64_t t0, int64_t t1) const
+{
+    const auto& marks = capture.nvtx.marks;
+    const auto begin = m_marks.begin() + m_lanes[lane].marksBegin, end = m_marks.begin() + m_lanes[lane].marksEnd;
+    auto before = [&](uint32_t m, int64_t t) { return marks[m].timeNs < t; };
+    const auto first = std::lower_bound(begin, end, t0, before);
+    const auto last = std::lower_bound(first, end, t1, before);
+    return {size_t(first - m_marks.begin()), size_t(last - m_marks.begin())};
+}
+
+int32_t TimelineIndex::laneOfThread(int32_t rank, int64_t thread) const
+{
+    const auto it = m_threadLanes.find({rank, thread});
+    return it == m_threadLanes.end() ? -1 : it->second;
+}
 
 void TimelineIndexBuilder::track(TrackId track)
 {
@@ -88,16 +169,19 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
     for (size_t i = 0; i < capture.instants.size(); ++i)
         if (capture.instants.track(i).value < hasInstants.size())
             hasInstants[capture.instants.track(i).value] = true;
+    const PointTracks points = pointTracks(capture);
     index->m_laneOfTrack.assign(capture.tracks.size(), -1);
     for (const TrackId track : tracksInDisplayOrder(capture)) {
         auto found = m_lanes.find(track.value);
-        if (found == m_lanes.end() && counterOf[track.value] < 0 && !hasInstants[track.value])
+        const bool marked = points.marked[track.value], ends = points.endsRanges[track.value];
+        if (found == m_lanes.end() && counterOf[track.value] < 0 && !hasInstants[track.value] && !marked && !ends)
             continue;
         if (found == m_lanes.end())
             found = m_lanes.try_emplace(track.value).first;
         TimelineLane& lane = found->second;
         lane.counter = counterOf[track.value];
         lane.instants = hasInstants[track.value];
+        lane.endsRanges = ends;
         if (lane.counter >= 0) {
             const auto& series = capture.counters[size_t(lane.counter)];
             index->m_begin = std::min(index->m_begin, series.time(0));
@@ -127,6 +211,12 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
         index->m_lanes.push_back(std::move(lane));
     }
     m_lanes.clear();
+    index->indexMarks(capture, points.trackOfMark);
+    for (size_t i = 0; i < index->m_lanes.size(); ++i) {
+        const Track& t = capture.track(index->m_lanes[i].track);
+        if (t.kind == TrackKind::Thread && t.inferredLane == 0)
+            index->m_threadLanes.emplace(std::make_pair(t.rank, t.thread), int32_t(i));
+    }
     if (index->m_begin > index->m_end)
         index->m_begin = index->m_end = 0;
     for (uint32_t r = 0; r < capture.rows.size(); ++r)
@@ -282,7 +372,7 @@ uint32_t TimelineIndex::rowOf(uint32_t e) const
 
 size_t TimelineIndex::residentBytes() const
 {
-    size_t bytes = 0;
+    size_t bytes = m_marks.capacity() * sizeof(uint32_t);
     for (const auto& lane : m_lanes) {
         bytes += lane.unclosed.capacity() * sizeof(uint32_t);
         for (const auto& row : lane.depths)

@@ -48,6 +48,12 @@ struct TimelineLane
     std::string title;      // trackTitle(): "rank 0", "rank 0 · thread 3 worker", ...
     int32_t counter = -1;   // index into Capture::counters for a counter lane (no calls)
     bool instants = false;  // the track has instants (drawn on the lane's first row)
+    // NVTX marks of the track: TimelineIndex::marks()[marksBegin, marksEnd), by time (drawn
+    // on the lane's first row, like instants).
+    uint32_t marksBegin = 0, marksEnd = 0;
+    bool endsRanges = false; // a thread that ended start/end ranges another thread began
+    // The lane has a first row even without calls (for instants, marks, or range ends).
+    bool hasPointRow() const { return instants || marksEnd > marksBegin || endsRanges; }
     uint64_t calls = 0;     // closed calls drawn in the lane
     std::vector<DepthRow> depths;
     std::vector<uint32_t> unclosed; // calls that never closed, drawn to the end of the run
@@ -90,16 +96,26 @@ public:
     // Flow rows with an end starting in [t0, t1), at most `limit`, each once; sets
     // `truncated` when there were more. O(log F + k).
     std::vector<uint32_t> flowsIn(const Capture& capture, int64_t t0, int64_t t1, size_t limit, bool& truncated) const;
+    // NVTX marks (indices into Capture::nvtx.marks) ordered by lane, then time.
+    const std::vector<uint32_t>& marks() const { return m_marks; }
+    // Positions [first, last) in marks() of `lane`'s marks with time in [t0, t1). O(log n).
+    std::pair<size_t, size_t> marksIn(const Capture& capture, uint32_t lane, int64_t t0, int64_t t1) const;
+    // The lane of a thread's own track (rank, thread_table index), or -1. O(log T).
+    int32_t laneOfThread(int32_t rank, int64_t thread) const;
 
     size_t residentBytes() const;
 
 private:
     friend class TimelineIndexBuilder;
+    // Orders the marks by lane and time and gives each lane its range; widens begin/end.
+    void indexMarks(const Capture& capture, const std::vector<uint32_t>& trackOfMark);
 
     std::vector<TimelineLane> m_lanes;
     std::vector<int32_t> m_laneOfTrack;
     std::vector<std::pair<uint64_t, uint32_t>> m_rowStarts; // (offset, row), by offset
     std::vector<uint32_t> m_flowsByFrom, m_flowsByTo;        // flow rows by start of each end
+    std::vector<uint32_t> m_marks;                           // see marks()
+    std::map<std::pair<int32_t, int64_t>, int32_t> m_threadLanes; // (rank, thread) -> lane
     int64_t m_begin = 0, m_end = 0;
 };
 

@@ -207,6 +207,45 @@ private slots:
         QCOMPARE(c->strings.text(c->tasks[size_t(task)].kind), std::string("nvtx-async"));
         QCOMPARE(c->events.threadIds[size_t(cross)], int64_t(0)); // the starting thread
         QVERIFY(c->warnings.empty());
+        // The thread that ended it is kept (thread numbers are thread_table rows: tid 10 is
+        // 0, tid 11 is 1); a range ended where it started is not listed.
+        QCOMPARE(c->nvtx.crossThreadEnds.size(), size_t(1));
+        QCOMPARE(c->nvtx.endThreadOf(uint64_t(cross)), int64_t(1));
+        QCOMPARE(c->nvtx.endThreadOf(uint64_t(firstEvent(*c, "plain"))), int64_t(-1));
+    }
+
+    // An end that arrives before its start (another thread's frame first) still records
+    // the ending thread; the list survives saving and reading back.
+    void crossThreadEndArrivingFirstIsSaved()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        f.end(12, 5, 300);
+        f.start(10, 5, 100, "handed-over");
+        f.start(11, 6, 150, "same-thread");
+        f.end(11, 6, 200);
+        f.start(10, 7, 400, "also-handed");
+        f.end(11, 7, 450);
+        a.onEnd();
+        a.finish();
+        auto c = a.snapshot();
+        const auto handed = uint64_t(firstEvent(*c, "handed-over")), also = uint64_t(firstEvent(*c, "also-handed"));
+        QCOMPARE(c->nvtx.crossThreadEnds.size(), size_t(2));
+        QCOMPARE(c->events.threadIds[handed], int64_t(1)); // tid 10 was seen second
+        QCOMPARE(c->nvtx.endThreadOf(handed), int64_t(0));  // tid 12, seen first
+        QCOMPARE(c->nvtx.endThreadOf(also), int64_t(2));    // tid 11
+        QCOMPARE(c->nvtx.endThreadOf(uint64_t(firstEvent(*c, "same-thread"))), int64_t(-1));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("cross.h5").toStdString();
+        QVERIFY(io::writeCaptureFile(*c, path).ok());
+        auto read = io::readRegionFile(path);
+        QVERIFY(read.ok());
+        const auto& back = read.value()->nvtx.crossThreadEnds;
+        QCOMPARE(back.size(), size_t(2));
+        for (size_t i = 0; i < back.size(); ++i) {
+            QCOMPARE(back[i].event, c->nvtx.crossThreadEnds[i].event);
+            QCOMPARE(back[i].endThread, c->nvtx.crossThreadEnds[i].endThread);
+        }
     }
 
     void endBeforeStartAcrossFrames()

@@ -3,6 +3,7 @@
 
 #include "model/stats/nesting.h"
 #include "model/timeline/draw_list.h"
+#include "model/timeline/range_contents.h"
 #include "model/timeline/timeline_index.h"
 #include "support/capture_builder.h"
 
@@ -28,6 +29,7 @@ const char* kindName(DrawKind kind)
     case DrawKind::Await: return "await";
     case DrawKind::Counter: return "counter";
     case DrawKind::Instant: return "instant";
+    case DrawKind::Mark: return "mark";
     }
     return "?";
 }
@@ -372,6 +374,109 @@ open 0 50 10
             if (item.kind == DrawKind::Instant)
                 counts.push_back(item.count);
         QCOMPARE(counts, (std::vector<uint64_t>{10, 10, 10, 10, 10, 1}));
+    }
+
+    // NVTX marks are drawn on their thread's first row, a glyph per pixel that counts them;
+    // a thread that only marked (no range of its own) still gets a lane for them.
+    void marksDrawnOnTheirThread()
+    {
+        auto capture = buildCapture("a 0 0 1000 thread=1\n");
+        for (int i = 0; i < 20; ++i)
+            capture->nvtx.marks.push_back({100 + i, 1, 0, 0, capture->strings.intern("tick"), 0, 0});
+        capture->nvtx.marks.push_back({800, 4, 0, 0, capture->strings.intern("lonely"), -1, 0});
+        capture->nvtx.marks.push_back({5000, 1, 0, 0, capture->strings.intern("outside"), -1, 0});
+        model::computeNesting(*capture);
+        auto index = model::TimelineIndex::build(*capture);
+        QCOMPARE(index->lanes().size(), size_t(2));
+        QCOMPARE(index->end(), int64_t(5000)); // a late mark widens the run
+        const auto list = model::buildDrawList(*capture, *index, view(0, 1000, 100));
+        std::vector<std::pair<uint32_t, uint64_t>> marks; // (lane, count)
+        for (const auto& item : list.items)
+            if (item.kind == DrawKind::Mark) {
+                marks.emplace_back(item.lane, item.count);
+                QCOMPARE(item.y, list.lanes[item.lane].y + 10); // the first row, under the header
+            }
+        QCOMPARE(marks, (std::vector<std::pair<uint32_t, uint64_t>>{{0, 10}, {0, 10}, {1, 1}}));
+        const auto& lonely = capture->nvtx.marks[size_t(list.items[size_t(model::hitTest(list, 80, list.lanes[1].y + 12))].event)];
+        QCOMPARE(capture->strings.text(lonely.message), std::string("lonely"));
+    }
+
+    // A start/end range that another thread ended gets an arrow, when selected, from its
+    // starting thread at its start to the ending thread at its end.
+    void rangeEndedElsewhereDrawsAnArrowWhenSelected()
+    {
+        auto capture = buildCapture(R"(
+work 0 0 100 thread=1
+handed 0 20 70 thread=1 task=0
+other 0 0 100 thread=2
+)");
+        capture->tasks.push_back({0, 0, -1, -1, -1, 0, 0, 0, capture->strings.intern("nvtx-async"),
+                                  capture->strings.intern("default"), {}});
+        capture->nvtx.crossThreadEnds.push_back({1, 2}); // event 1 ("handed") ended by thread 2
+        model::computeNesting(*capture);
+        auto index = model::TimelineIndex::build(*capture);
+        auto v = view(0, 100, 100);
+        v.flowsOf = 1u;
+        const auto list = model::buildDrawList(*capture, *index, v);
+        QCOMPARE(list.flows.size(), size_t(1));
+        const auto& arrow = list.flows[0];
+        QCOMPARE(arrow.flow, model::FlowLine::kRangeEnd);
+        QCOMPARE(arrow.x0, 20.0f);
+        QCOMPARE(arrow.x1, 70.0f);
+        const int32_t from = index->laneOfThread(0, 1), to = index->laneOfThread(0, 2);
+        QVERIFY(from >= 0 && to >= 0 && from != to);
+        QCOMPARE(arrow.y0, float(list.lanes[size_t(from)].y + 10 + 5));
+        QCOMPARE(arrow.y1, float(list.lanes[size_t(to)].y + 10 + 5));
+        v.flowsOf = 0u; // a range ended where it started: no arrow
+        QCOMPARE(model::buildDrawList(*capture, *index, v).flows.size(), size_t(0));
+    }
+
+    // A folded block names the calls it stands for by region, busiest first; a measured
+    // range counts every call intersecting it on every lane, clipped to the range.
+    void foldedBlocksAndMeasurementsNameTheirRegions()
+    {
+        std::string text;
+        for (int i = 0; i < 30; ++i)
+            text += (i % 3 == 0 ? "small " : "big ") + std::string("0 ") + std::to_string(i * 10) + " "
+                    + std::to_string(i * 10 + (i % 3 == 0 ? 2 : 6)) + " thread=1\n";
+        text += "other 0 0 400 thread=2\n";
+        auto frame = prepare(text);
+        const auto& capture = *frame.capture;
+        const auto list = model::buildDrawList(capture, *frame.index, view(0, 10000, 100));
+        const model::DrawItem* folded = nullptr;
+        for (const auto& item : list.items)
+            if (item.kind == DrawKind::Folded && frame.index->lanes()[item.lane].calls == 30)
+                folded = &item;
+        QVERIFY(folded);
+        QCOMPARE(folded->count, uint64_t(30));
+        const auto contents = model::foldedContents(capture, *frame.index, folded->lane, folded->depth, folded->event,
+                                                    folded->count);
+        QCOMPARE(contents.calls, uint64_t(30));
+        QCOMPARE(contents.regions.size(), size_t(2));
+        QCOMPARE(capture.regionName(contents.regions[0].region), std::string("big"));
+        QCOMPARE(contents.regions[0].calls, uint64_t(20));
+        QCOMPARE(contents.regions[0].busyNs, int64_t(120));
+        QCOMPARE(contents.regions[1].calls, uint64_t(10));
+        QCOMPARE(contents.regions[1].busyNs, int64_t(20));
+        QVERIFY(!contents.sampled);
+
+        // [95, 125) holds big 100-106 and 110-116, small 120-122, and "other" 0-400
+        // clipped to 30 ns.
+        const auto range = model::rangeContents(capture, *frame.index, 95, 125);
+        QCOMPARE(range.calls, uint64_t(4));
+        QCOMPARE(range.listedCalls.size(), size_t(4));
+        QCOMPARE(range.regions.size(), size_t(3));
+        QCOMPARE(capture.regionName(range.regions[0].region), std::string("other"));
+        QCOMPARE(range.regions[0].busyNs, int64_t(30));
+        QCOMPARE(capture.regionName(range.regions[1].region), std::string("big"));
+        QCOMPARE(range.regions[1].busyNs, int64_t(12));
+        QCOMPARE(range.regions[1].calls, uint64_t(2));
+        QCOMPARE(range.regions[2].busyNs, int64_t(2));
+        // With a budget of 4 calls the breakdown is sampled, the total stays exact.
+        const auto sampled = model::rangeContents(capture, *frame.index, 0, 400, {}, 4);
+        QCOMPARE(sampled.calls, uint64_t(31));
+        QVERIFY(sampled.sampled);
+        QVERIFY(sampled.listedCalls.empty());
     }
 
     // The selected call's flows are drawn from where the call starts to where its target

@@ -290,6 +290,60 @@ private slots:
         QVERIFY(marked);
     }
 
+    // Hovering a mark names it; a folded block says how many calls it holds and which
+    // regions, busiest first; a range ended by another thread says which; a measurement
+    // lists what it holds.
+    void tooltipsAndMeasurementSayWhatIsThere()
+    {
+        std::string text;
+        for (int i = 0; i < 400; ++i)
+            text += std::string(i % 4 ? "tick" : "flush") + " 0 " + std::to_string(1000 + i * 100) + " "
+                    + std::to_string(1000 + i * 100 + 40) + " thread=1\n";
+        text += "handed 0 2000 30000 thread=1 task=0\n";
+        text += "main 0 0 200000 thread=2\n";
+        auto capture = buildCapture(text);
+        capture->tasks.push_back({0, 0, -1, -1, -1, 0, 0, 0, capture->strings.intern("nvtx-async"),
+                                  capture->strings.intern("default"), {}});
+        capture->threads.push_back({0, 2, 0, 0, false, capture->strings.intern("closer"), -1, -1, -1});
+        const uint64_t handed = 400; // rows: flush, tick, handed, main
+        capture->nvtx.crossThreadEnds.push_back({handed, 2});
+        capture->nvtx.marks.push_back({150000, 2, 0, 0, capture->strings.intern("checkpoint"), -1, 0});
+        QVERIFY(model::computeNesting(*capture));
+        auto index = model::TimelineIndex::build(*capture);
+        views::TimelineView view;
+        view.resize(1000, 300);
+        view.setCapture(capture, index);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(view.frameUpToDate());
+        const auto& list = view.drawList();
+        auto find = [&](model::DrawKind kind) {
+            return std::find_if(list.items.begin(), list.items.end(), [&](const auto& item) { return item.kind == kind; });
+        };
+        const auto mark = find(model::DrawKind::Mark);
+        QVERIFY(mark != list.items.end());
+        const QString markTip = view.toolTipAt(QPoint(int(mark->x0), mark->y + 2));
+        QVERIFY2(markTip.contains("checkpoint") && markTip.contains("NVTX mark"), qPrintable(markTip));
+        const auto folded = find(model::DrawKind::Folded);
+        QVERIFY(folded != list.items.end());
+        const QString foldedTip = view.toolTipAt(QPoint(int(folded->x0 + folded->x1) / 2, folded->y + 2));
+        QVERIFY2(foldedTip.contains(QStringLiteral("%L1 calls").arg(folded->count)), qPrintable(foldedTip));
+        QVERIFY2(foldedTip.indexOf("tick") >= 0 && foldedTip.indexOf("tick") < foldedTip.indexOf("flush"),
+                 qPrintable(foldedTip)); // tick is busier
+        const auto ranged = std::find_if(list.items.begin(), list.items.end(), [&](const auto& item) {
+            return item.kind == model::DrawKind::Call && item.event == handed;
+        });
+        QVERIFY(ranged != list.items.end());
+        const QString rangeTip = view.toolTipAt(QPoint(int(ranged->x0) + 2, ranged->y + 2));
+        QVERIFY2(rangeTip.contains("ended by another thread: thread 2 closer"), qPrintable(rangeTip));
+        QVERIFY(!view.measurement());
+        view.measure(1000, 1250);
+        QVERIFY(view.measurement());
+        QCOMPARE(view.measurement()->contents.calls, uint64_t(4)); // flush, tick, tick, main
+        QCOMPARE(view.measurement()->contents.listedCalls.size(), size_t(4));
+        saveScreenshot(view, "timeline-measure");
+    }
+
     void zoomFollowsAGrowingRun()
     {
         views::TimelineZoom zoom;

@@ -62,6 +62,11 @@ QColor regionColor(std::string_view name, bool dark)
     return QColor::fromHsv(hue, saturation, value);
 }
 
+QColor markColor(bool dark)
+{
+    return dark ? QColor(110, 190, 255) : QColor(20, 90, 200);
+}
+
 QColor textColorOn(const QColor& background)
 {
     const double luminance = 0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF();

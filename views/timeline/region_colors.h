@@ -19,6 +19,8 @@ QColor regionColor(std::string_view name, bool dark);
 QColor regionColor(std::string_view name, model::RegionKind kind, bool dark);
 // Arrows of flows: launches orange, forward/backward violet, others grey.
 QColor flowColor(model::FlowKind kind, bool dark);
+// NVTX marks, and the arrow from the thread that started a range to the one that ended it.
+QColor markColor(bool dark);
 // Black or white, whichever reads better on `background`.
 QColor textColorOn(const QColor& background);
 

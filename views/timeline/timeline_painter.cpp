@@ -87,7 +87,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
             painter.fillRect(rect, headerBackground);
             const auto& lane = index.lanes()[item.lane];
             const bool collapsed = item.lane < frame.list->lanes.size() && frame.list->lanes[item.lane].collapsed;
-            QString what = QStringLiteral("%L1 calls").arg(qulonglong(item.count));
+            QString what = item.count == 1 ? QStringLiteral("1 call") : QStringLiteral("%L1 calls").arg(qulonglong(item.count));
             if (lane.counter >= 0) {
                 const auto& series = capture.counters[size_t(lane.counter)];
                 what = QStringLiteral("peak %1").arg(counterValueText(capture, series, series.maximum()));
@@ -172,6 +172,20 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
             painter.setBrush(Qt::NoBrush);
             break;
         }
+        case model::DrawKind::Mark: {
+            // An NVTX mark: a diamond standing on the row (a bigger one for several), so it
+            // reads apart from the instants' triangles.
+            const double cx = rect.left() + 0.5, half = item.count > 1 ? 5.0 : 4.0;
+            const double cy = rect.top() + 1; // astride the header's edge: it hides little of a label
+            const QPointF glyph[4] = {{cx, cy - half}, {cx + half, cy}, {cx, cy + half}, {cx - half, cy}};
+            painter.setRenderHint(QPainter::Antialiasing, true);
+            painter.setPen(QPen(dark ? QColor(20, 20, 20) : QColor(255, 255, 255), 1));
+            painter.setBrush(markColor(dark));
+            painter.drawPolygon(glyph, 4);
+            painter.setBrush(Qt::NoBrush);
+            painter.setRenderHint(QPainter::Antialiasing, false);
+            break;
+        }
         }
     }
     paintFlows(painter, frame);
@@ -191,7 +205,7 @@ void TimelinePainter::paintFlows(QPainter& painter, const TimelineFrame& frame)
     painter.setRenderHint(QPainter::Antialiasing, !plain);
     const double limit = double(frame.width) + 200;
     for (const auto& line : lines) {
-        const QColor color = flowColor(flows.kind(line.flow), dark);
+        const QColor color = line.flow == model::FlowLine::kRangeEnd ? markColor(dark) : flowColor(flows.kind(line.flow), dark);
         // Ends far outside the view are pulled in: QPainter slows down on huge coordinates.
         const QPointF from(std::clamp(double(line.x0), -200.0, limit), line.y0);
         const QPointF to(std::clamp(double(line.x1), -200.0, limit), line.y1);

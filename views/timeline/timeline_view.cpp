@@ -77,6 +77,8 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_collapsed.assign(m_index ? m_index->lanes().size() : 0, false);
     m_hidden.assign(m_collapsed.size(), false);
     m_selected.reset();
+    m_measure.reset();
+    m_measured.reset();
     m_highlightRegion = -1;
     m_matches.clear();
     m_searching = false;
@@ -118,6 +120,8 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
         m_highlightRegion = -1;
     if (m_searching)
         setSearchPattern(m_searchPattern);
+    if (m_measured) // the calls moved to new indices: count them again
+        measure(m_measured->t0, m_measured->t1);
     m_overviewWidth = -1;
     m_zoom.updateRun(m_index->begin(), std::max(m_index->end(), m_index->begin() + 1));
     requestFrame();
@@ -422,14 +426,28 @@ void TimelineView::paintMeasure(QPainter& painter)
     painter.setPen(QPen(QColor(60, 110, 230), 1));
     painter.drawLine(QPointF(band.left(), area.top()), QPointF(band.left(), area.bottom()));
     painter.drawLine(QPointF(band.right(), area.top()), QPointF(band.right(), area.bottom()));
-    const QString text = QString::fromStdString(
-        model::report::formatDuration(double(std::llabs(m_measure->second - m_measure->first))));
-    const QRect label = fontMetrics().boundingRect(text).adjusted(-4, -2, 4, 2);
-    QRect box(int(band.center().x()) - label.width() / 2, area.top() + 4, label.width(),
-              label.height());
-    painter.fillRect(box, QColor(60, 110, 230));
-    painter.setPen(Qt::white);
-    painter.drawText(box, Qt::AlignCenter, text);
+    // The duration on a blue tab; once the drag ends, what the range holds below it.
+    const QStringList lines = measurementLines();
+    const QFontMetrics metrics = painter.fontMetrics();
+    int textWidth = 0;
+    for (const QString& line : lines)
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(line) + 2); // + rounding of the advance
+    textWidth = std::min(textWidth, std::max(80, area.width() - 16));
+    const int lineHeight = metrics.height();
+    QRect box(int(band.center().x()) - textWidth / 2 - 4, area.top() + 4, textWidth + 8,
+              lineHeight * int(lines.size()) + 4);
+    box.moveLeft(std::clamp(box.left(), area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2)));
+    painter.fillRect(box.adjusted(0, lineHeight + 2, 0, 0), QColor(255, 255, 255, 235));
+    painter.setPen(QColor(60, 110, 230));
+    if (lines.size() > 1)
+        painter.drawRect(box.adjusted(0, 0, -1, -1));
+    painter.fillRect(QRect(box.left(), box.top(), box.width(), lineHeight + 2), QColor(60, 110, 230));
+    for (int i = 0; i < int(lines.size()); ++i) {
+        painter.setPen(i == 0 ? QColor(Qt::white) : QColor(20, 30, 60));
+        const QRect line(box.left() + 4, box.top() + 1 + i * lineHeight + (i > 0 ? 2 : 0), box.width() - 8, lineHeight);
+        painter.drawText(line, (i == 0 ? Qt::AlignHCenter : Qt::AlignLeft) | Qt::AlignVCenter,
+                         metrics.elidedText(lines[i], Qt::ElideRight, line.width()));
+    }
 }
 
 } // namespace spanscope::views

@@ -7,6 +7,7 @@
 #include "model/capture.h"
 #include "model/timeline/call_search.h"
 #include "model/timeline/draw_list.h"
+#include "model/timeline/range_contents.h"
 #include "model/timeline/timeline_index.h"
 #include "timeline_painter.h"
 #include "timeline_zoom.h"
@@ -63,6 +64,19 @@ public:
     void setLaneFilter(const QRegularExpression& pattern);
     void setCollapsedAll(bool collapsed);
 
+    // A Shift+drag measurement over [t0, t1) ns, as if the user had dragged it: the band,
+    // its duration and what it holds (the calls when few, else the busiest regions).
+    void measure(int64_t t0, int64_t t1);
+    // The measured range and what it holds, once the drag has ended; nullopt otherwise.
+    struct Measurement
+    {
+        int64_t t0 = 0, t1 = 0;
+        model::RangeContents contents;
+    };
+    const std::optional<Measurement>& measurement() const { return m_measured; }
+    // What a tooltip over the item at (x, y) of the lane area says (HTML); empty over nothing.
+    QString toolTipAt(const QPoint& lanePosition) const;
+
     // For tests and reports: the frame last painted, and whether a newer one is pending.
     const model::DrawList& drawList() const { return m_list; }
     bool frameUpToDate() const { return !m_building && !m_dirty; }
@@ -107,6 +121,11 @@ private:
     void paintMeasure(QPainter& painter);
     void showToolTip(const QPoint& position);
     QString describeItem(const model::DrawItem& item) const;
+    QString describeMark(const model::DrawItem& item) const;
+    // "<br>" + the busiest regions of `contents`, one per line (at most a few).
+    QString regionListHtml(const model::RangeContents& contents) const;
+    // "thread 3 worker" of a rank's thread_table row, or "thread 3".
+    QString threadText(int32_t rank, int64_t thread) const;
     // Times as the ruler shows them: from the run's start, or absolute; to about a pixel.
     int64_t timeOrigin() const;
     QString timeText(int64_t t) const;
@@ -148,6 +167,8 @@ private:
     int m_pressScroll = 0;
     bool m_moved = false;
     std::optional<std::pair<int64_t, int64_t>> m_measure; // ns range shown by shift-drag
+    std::optional<Measurement> m_measured; // what the last finished measurement holds
+    QStringList measurementLines() const;
 };
 
 } // namespace spanscope::views

@@ -1,4 +1,4 @@
-// TimelineView: mouse, keyboard, tooltips, selection and find.
+// TimelineView: mouse, keyboard, showing tooltips, selection and find.
 
 #include "model/report/duration_format.h"
 #include "timeline_painter.h"
@@ -24,11 +24,6 @@ constexpr double kKeyZoom = 0.7;
 constexpr double kKeyPan = 0.15;            // share of the span per A/D press
 constexpr int kDragThreshold = 4;           // px before a press becomes a drag
 constexpr double kRevealMinPx = 12;         // a revealed call narrower than this is zoomed to
-
-QString duration(int64_t ns)
-{
-    return QString::fromStdString(model::report::formatDuration(double(ns)));
-}
 
 } // namespace
 
@@ -114,8 +109,18 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     if (drag == Drag::ZoomBox && m_measure) {
         const auto [a, b] = std::minmax(m_measure->first, m_measure->second);
         m_measure.reset();
+        m_measured.reset();
         if (b - a >= TimelineZoom::kMinimumSpan)
             m_zoom.setRange(a, b);
+        update();
+        return;
+    }
+    if (drag == Drag::Measure && m_measure) {
+        const auto [a, b] = std::minmax(m_measure->first, m_measure->second);
+        if (b > a)
+            measure(a, b);
+        else
+            m_measure.reset();
         update();
         return;
     }
@@ -128,13 +133,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     if (hit < 0) {
         m_selected.reset();
         m_measure.reset();
+        m_measured.reset();
         update();
         return;
     }
     const auto& item = m_list.items[size_t(hit)];
     if (item.kind == model::DrawKind::LaneHeader) {
         toggleLane(item.lane);
-    } else if (item.kind == model::DrawKind::Instant || item.kind == model::DrawKind::Counter) {
+    } else if (item.kind == model::DrawKind::Instant || item.kind == model::DrawKind::Mark
+               || item.kind == model::DrawKind::Counter) {
         showToolTip(event->position().toPoint()); // nothing to select: say what it is
     } else if (item.kind == model::DrawKind::Folded) {
         // Zoom into the folded calls until they separate.
@@ -223,6 +230,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_F3: findNext(!(event->modifiers() & Qt::ShiftModifier)); break;
     case Qt::Key_Escape:
         m_measure.reset();
+        m_measured.reset();
         m_selected.reset();
         requestFrame();
         break;
@@ -260,98 +268,13 @@ bool TimelineView::findNext(bool forward)
     return true;
 }
 
-int64_t TimelineView::selfTime(uint32_t lane, uint16_t depth, uint32_t event) const
-{
-    const auto& events = m_capture->events;
-    const int64_t total = events.end[event] - events.start[event];
-    const auto& depths = m_index->lanes()[lane].depths;
-    if (size_t(depth) + 1 >= depths.size())
-        return total;
-    const auto& children = depths[size_t(depth) + 1];
-    const auto [first, last] = m_index->visibleRange(*m_capture, children, events.start[event], events.end[event]);
-    return total - children.busy(first, last);
-}
-
-QString TimelineView::describeItem(const model::DrawItem& item) const
-{
-    const auto& capture = *m_capture;
-    const auto& events = capture.events;
-    const auto& lane = m_index->lanes()[item.lane];
-    const QString laneTitle = QString::fromStdString(lane.title).toHtmlEscaped();
-    if (item.kind == model::DrawKind::LaneHeader && lane.counter >= 0) {
-        const auto& series = capture.counters[size_t(lane.counter)];
-        return tr("<b>%1</b><br>%L2 samples, from %3 to %4<br>click to fold or unfold")
-            .arg(laneTitle)
-            .arg(qulonglong(series.size()))
-            .arg(counterValueText(capture, series, series.minimum()), counterValueText(capture, series, series.maximum()));
-    }
-    if (item.kind == model::DrawKind::LaneHeader)
-        return tr("<b>%1</b><br>%L2 calls<br>click to fold or unfold").arg(laneTitle).arg(qulonglong(item.count));
-    if (item.kind == model::DrawKind::Counter) {
-        const auto& series = capture.counters[size_t(lane.counter)];
-        const int64_t t0 = timeAt(item.x0), t1 = std::max(timeAt(item.x1), t0 + 1);
-        const size_t next = series.firstAtOrAfter(t1);
-        const double now = next > 0 ? series.value(next - 1) : series.value(0);
-        return tr("<b>%1</b><br>largest here %2<br>at %3: %4")
-            .arg(laneTitle, counterValueText(capture, series, double(item.busy)), timeText(t1),
-                 counterValueText(capture, series, now));
-    }
-    if (item.kind == model::DrawKind::Instant) {
-        const auto& instants = capture.instants;
-        QString text = QStringLiteral("<b>%1</b>").arg(
-            QString::fromStdString(capture.strings.text(instants.name(item.event))).toHtmlEscaped());
-        if (item.count > 1)
-            text += tr(" and %L1 more within a pixel").arg(qulonglong(item.count - 1));
-        text += tr("<br>at %1").arg(timeText(instants.time(item.event)));
-        if (instants.args(item.event).valid())
-            text += QStringLiteral("<br><tt>%1</tt>")
-                        .arg(QString::fromStdString(capture.args.text(instants.args(item.event))).left(300).toHtmlEscaped());
-        return text + QStringLiteral("<br>") + laneTitle;
-    }
-    if (item.kind == model::DrawKind::Folded) {
-        const int64_t start = events.start[item.event];
-        return tr("<b>%L1 calls</b> folded into one pixel or less<br>busy %2%<br>from %3<br>click to zoom in")
-            .arg(qulonglong(item.count))
-            .arg(int(std::lround(item.busy * 100)))
-            .arg(timeText(start));
-    }
-    const uint32_t rowIndex = m_index->rowOf(item.event);
-    const auto& row = capture.rows[rowIndex];
-    QString name = QString::fromStdString(capture.regionName(row.region));
-    if (name.isEmpty())
-        name = tr("(unnamed)");
-    const int64_t start = events.start[item.event];
-    QString text = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
-    if (item.kind == model::DrawKind::Unclosed) {
-        text += tr("<br><span style='color:#c03030'>never closed</span> (the run was finalized inside it)");
-    } else {
-        const int64_t wall = events.end[item.event] - start;
-        text += tr("<br>wall %1").arg(duration(wall));
-        if (events.hasGpu() && events.gpu[item.event] >= 0)
-            text += tr("<br>GPU %1").arg(duration(events.gpu[item.event]));
-        text += tr("<br>self %1").arg(duration(selfTime(item.lane, item.depth, item.event)));
-        if (events.hasAwait() && events.awaitNs[item.event] > 0)
-            text += tr("<br>suspended %1").arg(duration(events.awaitNs[item.event]));
-    }
-    text += tr("<br>starts at %1").arg(timeText(start));
-    text += tr("<br>depth %1 · call %L2 of %L3").arg(item.depth).arg(qulonglong(item.event - row.offset + 1)).arg(qulonglong(row.count));
-    text += QStringLiteral("<br>%1").arg(QString::fromStdString(lane.title).toHtmlEscaped());
-    return text;
-}
-
 void TimelineView::showToolTip(const QPoint& position)
 {
-    if (!m_capture || !laneArea().contains(position)) {
+    const QString text = laneArea().contains(position) ? toolTipAt(position - laneArea().topLeft()) : QString();
+    if (text.isEmpty())
         QToolTip::hideText();
-        return;
-    }
-    const QPoint local = position - laneArea().topLeft();
-    const int hit = model::hitTest(m_list, float(local.x()), local.y());
-    if (hit < 0) {
-        QToolTip::hideText();
-        return;
-    }
-    QToolTip::showText(mapToGlobal(position), describeItem(m_list.items[size_t(hit)]), this);
+    else
+        QToolTip::showText(mapToGlobal(position), text, this);
 }
 
 void TimelineView::contextMenuEvent(QContextMenuEvent* event)
