@@ -5,6 +5,8 @@
 #include "metadata_model.h"
 #include "plots/allocations_view.h"
 #include "plots/duration_histogram.h"
+#include "plots/gpu_call_scatter.h"
+#include "plots/gpu_totals_chart.h"
 #include "plots/gpu_wall_plot.h"
 #include "plots/plot_frame.h"
 #include "region_details_widget.h"
@@ -271,6 +273,13 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
     m_callDetails->setCapture(timeline ? capture : nullptr, timeline);
     m_allocations->setCapture(timeline ? capture : nullptr, timeline);
     m_metadataModel->setCapture(capture);
+    // One set of region colours for the timeline and the plots (the timeline's, which a
+    // live update extends without recolouring what is drawn).
+    std::shared_ptr<const RegionPalette> palette = m_timeline->regionPalette();
+    if (!timeline && capture)
+        palette = RegionPalette::of(*capture);
+    for (PlotFrame* frame : {m_histogram->frame(), m_gpuWall->totalsChart()->frame(), m_gpuWall->callScatter()->frame()})
+        frame->setRegionPalette(palette);
     m_histogram->setCapture(capture, update);
     m_gpuWall->setCapture(capture, summary);
     m_spanTree->setCapture(capture, update);

@@ -6,6 +6,7 @@
 #include "support/capture_builder.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
+#include "views/timeline/region_palette.h"
 #include "views/timeline/time_axis.h"
 #include "views/timeline/timeline_bindings.h"
 #include "views/timeline/timeline_painter.h"
@@ -342,6 +343,45 @@ private slots:
         QCOMPARE(view.measurement()->contents.calls, uint64_t(4)); // flush, tick, tick, main
         QCOMPARE(view.measurement()->contents.listedCalls.size(), size_t(4));
         saveScreenshot(view, "timeline-measure");
+    }
+
+    // Regions shown together get colours far apart (the pairs the issue found alike among
+    // them); an uncontested name keeps its colour from capture to capture; a live capture
+    // that grows keeps the colours already drawn.
+    void regionsShownTogetherGetDistinctColours()
+    {
+        auto capture = buildCapture("task 0 0 10\ncompute 0 10 20\ntimestep 0 20 30\nallreduce 0 30 40\n"
+                                    "solver.run 0 40 50\nsolver.step 0 50 60\nio.write 0 60 70\nsolver.setup 0 70 80\n"
+                                    "a 0 80 90\nb 0 90 100\nc 0 100 110\nd 0 110 120\n");
+        const auto palette = views::RegionPalette::of(*capture);
+        std::vector<QColor> colours;
+        for (uint32_t r = 0; r < capture->regionNames.size(); ++r)
+            colours.push_back(palette->color(capture->regionName(r), false));
+        for (size_t i = 0; i < colours.size(); ++i)
+            for (size_t j = i + 1; j < colours.size(); ++j) {
+                const double distance = views::RegionPalette::difference(colours[i], colours[j]);
+                QVERIFY2(distance >= 30, qPrintable(QStringLiteral("%1 vs %2: %3")
+                                                       .arg(QString::fromStdString(capture->regionName(uint32_t(i))),
+                                                            QString::fromStdString(capture->regionName(uint32_t(j))))
+                                                       .arg(distance)));
+            }
+        views::RegionPalette full; // every slot taken: every pair of the palette itself
+        for (size_t i = 0; i < views::RegionPalette::kSlots; ++i)
+            full.add("region" + std::to_string(i));
+        for (size_t i = 0; i < views::RegionPalette::kSlots; ++i)
+            for (size_t j = i + 1; j < views::RegionPalette::kSlots; ++j)
+                QVERIFY(views::RegionPalette::difference(full.color("region" + std::to_string(i), false),
+                                                         full.color("region" + std::to_string(j), false)) >= 30);
+        QCOMPARE(full.slotOf("one too many"), -1);
+        full.add("one too many");
+        QCOMPARE(full.slotOf("one too many"), -1); // a hashed shade
+        views::RegionPalette alone;
+        alone.add("timestep");
+        QCOMPARE(alone.color("timestep", false), views::RegionPalette::of(*buildCapture("timestep 0 0 1\n"))->color("timestep", false));
+        auto grown = buildCapture("zeta 0 0 1\nzeta 0 1 2\nzeta 0 2 3\ntask 0 3 4\n");
+        const auto extended = views::RegionPalette::of(*grown, palette.get());
+        QCOMPARE(extended->color("task", false), palette->color("task", false)); // busier "zeta" came later
+        QVERIFY(extended->slotOf("zeta") >= 0 && extended->slotOf("zeta") != extended->slotOf("task"));
     }
 
     void zoomFollowsAGrowingRun()

@@ -106,8 +106,12 @@ void ScalingPlot::setRuns(std::vector<ScalingRun> runs)
 {
     m_runs = std::move(runs);
     m_sizes.clear();
-    for (const auto& run : m_runs)
+    auto palette = std::make_shared<RegionPalette>(); // as the compared timelines colour them
+    for (const auto& run : m_runs) {
         m_sizes.push_back(defaultRunSize(*run.capture));
+        palette->add(*run.capture);
+    }
+    m_frame->setRegionPalette(palette);
     fillSizeTable();
     replot();
 }
@@ -216,7 +220,6 @@ void ScalingPlot::replot()
     }
     m_frame->showPlot();
 
-    const bool dark = m_frame->darkPalette();
     const QColor text = palette().color(QPalette::Text);
     // The ideal line through every run's n, in the text colour.
     QCPGraph* ideal = p->addGraph();
@@ -230,7 +233,7 @@ void ScalingPlot::replot()
         highestN = std::max(highestN, point.n);
     }
     for (const std::string& region : m_plotted) {
-        const QColor color = regionColor(region, dark);
+        const QColor color = m_frame->regionColor(region);
         QCPGraph* speedup = p->addGraph();
         speedup->setName(QString::fromStdString(region));
         speedup->setPen(QPen(color, 2.0));

@@ -83,6 +83,14 @@ void SyncedTimelines::setRuns(std::vector<TimelineRun> runs)
     }
     for (size_t i = 0; i < m_runs.size(); ++i)
         m_splitter->addWidget(makePanel(m_runs[i], i));
+    // One set of region colours over every run, the baseline's regions first: a region
+    // looks the same in each, and regions drawn together stay apart.
+    auto palette = std::make_shared<RegionPalette>();
+    for (const auto& run : m_runs)
+        if (run.data.capture)
+            palette->add(*run.data.capture);
+    for (const auto& run : m_runs)
+        run.view->setRegionPalette(palette);
     m_syncing = false;
     fillRegionChoices();
     updateAnchors();

@@ -249,7 +249,7 @@ void DurationHistogram::replot()
         p->replot();
         return;
     }
-    const QColor color = regionColor(m_capture->regionName(*m_region), m_frame->darkPalette());
+    const QColor color = m_frame->regionColor(m_capture->regionName(*m_region));
     if (cumulative())
         plotCumulative(color);
     else

@@ -185,7 +185,7 @@ void GpuCallScatter::plot()
         wall.append(plotted(point.wallNs));
         gpu.append(plotted(point.gpuNs));
     }
-    const QColor color = regionColor(m_capture->regionName(*m_region), m_frame->darkPalette());
+    const QColor color = m_frame->regionColor(m_capture->regionName(*m_region));
     QColor fill = color;
     fill.setAlpha(150);
     m_calls->setScatterStyle(

@@ -119,7 +119,7 @@ void GpuTotalsChart::plot()
     for (size_t i = 0; i < shownRegions(); ++i) {
         const RegionGpuTotals& entry = m_totals[i];
         const std::string& name = m_capture->regionName(entry.region);
-        const QColor color = regionColor(name, dark);
+        const QColor color = m_frame->regionColor(name);
         QColor light = color;
         light.setAlpha(90);
         addBar(double(i) - kBarOffset, double(entry.wallNs), light, QPen(color.darker(130), 1));

@@ -217,4 +217,17 @@ void PlotFrame::saveCsv()
                         }});
 }
 
+void PlotFrame::setRegionPalette(std::shared_ptr<const RegionPalette> palette)
+{
+    if (palette == m_regionPalette)
+        return;
+    m_regionPalette = std::move(palette);
+    emit paletteApplied();
+}
+
+QColor PlotFrame::regionColor(std::string_view name) const
+{
+    return regionColorIn(m_regionPalette.get(), name, darkPalette());
+}
+
 } // namespace spanscope::views

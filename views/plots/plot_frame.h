@@ -6,9 +6,12 @@
 // density follows the plot's size. GUI thread only.
 
 #include "views/save_request.h"
+#include "views/timeline/region_palette.h"
 
 #include <QWidget>
 #include <functional>
+#include <memory>
+#include <string_view>
 
 class QAction;
 class QCustomPlot;
@@ -49,6 +52,10 @@ public:
 
     // True when the palette is dark (plots pick region colours to match).
     bool darkPalette() const;
+    // The colours of regions, shared with the timeline of the same capture (null: hashed
+    // shades); setting it replots through paletteApplied().
+    void setRegionPalette(std::shared_ptr<const RegionPalette> palette);
+    QColor regionColor(std::string_view name) const;
 
 signals:
     // The palette changed and the plot's colours were reapplied; owners recolour data.
@@ -74,6 +81,7 @@ private:
     QString m_exportName;
     CsvWriter m_csvWriter;
     QSize m_fittedSize; // axis rect size the tick counts were last fitted to
+    std::shared_ptr<const RegionPalette> m_regionPalette;
 };
 
 } // namespace spanscope::views

@@ -105,7 +105,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
         case model::DrawKind::Call:
         case model::DrawKind::Unclosed: {
             const uint32_t region = capture.rows[index.rowOf(item.event)].region;
-            QColor color = regionColor(capture.regionName(region), capture.regionKind(region), dark);
+            QColor color = regionColorIn(frame.palette, capture.regionName(region), capture.regionKind(region), dark);
             const bool dimmed = frame.matches && (region >= frame.matches->size() || !(*frame.matches)[region]);
             if (dimmed)
                 color = QColor::fromHsv(color.hue(), color.saturation() / 5, color.value(), 110);

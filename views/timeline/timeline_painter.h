@@ -6,6 +6,7 @@
 #include "model/capture.h"
 #include "model/timeline/draw_list.h"
 #include "model/timeline/timeline_index.h"
+#include "region_palette.h"
 
 #include <QFont>
 #include <QHash>
@@ -31,6 +32,7 @@ struct TimelineFrame
     int highlightRegion = -1;               // all calls of this region are outlined
     std::optional<uint32_t> selectedEvent;  // the selected call, drawn with a thick border
     const std::vector<bool>* matches = nullptr; // per region id: search matches (others dimmed)
+    const RegionPalette* palette = nullptr;      // region colours; null: regionColor()'s hashed ones
 };
 
 // A counter's value as a person reads it: bytes in KiB/MiB/GiB, other units as numbers.

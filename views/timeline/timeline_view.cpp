@@ -76,6 +76,7 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_search.reset();
     m_collapsed.assign(m_index ? m_index->lanes().size() : 0, false);
     m_hidden.assign(m_collapsed.size(), false);
+    m_regionPalette = m_capture ? RegionPalette::of(*m_capture) : nullptr;
     m_selected.reset();
     m_measure.reset();
     m_measured.reset();
@@ -106,6 +107,7 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
     m_capture = std::move(capture);
     m_index = std::move(index);
     m_search.reset();
+    m_regionPalette = RegionPalette::of(*m_capture, m_regionPalette.get()); // drawn regions keep their colours
     const auto& lanes = m_index->lanes();
     m_collapsed.assign(lanes.size(), false);
     for (size_t lane = 0; lane < lanes.size(); ++lane)
@@ -125,6 +127,12 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
     m_overviewWidth = -1;
     m_zoom.updateRun(m_index->begin(), std::max(m_index->end(), m_index->begin() + 1));
     requestFrame();
+}
+
+void TimelineView::setRegionPalette(std::shared_ptr<const RegionPalette> palette)
+{
+    m_regionPalette = std::move(palette);
+    update();
 }
 
 const model::CallSearch& TimelineView::search()
@@ -319,7 +327,8 @@ void TimelineView::paintEvent(QPaintEvent*)
     painter.fillRect(rect(), dark ? QColor(32, 34, 38) : QColor(250, 250, 252));
     // Nothing to place on a time axis: say so instead of an empty 0-9 ns ruler.
     if (!m_capture || !m_index
-        || (m_capture->events.size() == 0 && m_capture->instants.empty() && m_capture->counters.empty())) {
+        || (m_capture->events.size() == 0 && m_capture->instants.empty() && m_capture->counters.empty()
+            && m_capture->nvtx.marks.empty())) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect(), Qt::AlignCenter,
                          m_capture ? tr("This file has no calls") : tr("No calls to show"));
@@ -337,6 +346,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     frame.highlightRegion = m_highlightRegion;
     frame.selectedEvent = m_selected;
     frame.matches = m_searching ? &m_matches : nullptr;
+    frame.palette = m_regionPalette.get();
     m_painter.paint(painter, frame);
     painter.restore();
     paintMeasure(painter);

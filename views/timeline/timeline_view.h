@@ -64,6 +64,11 @@ public:
     void setLaneFilter(const QRegularExpression& pattern);
     void setCollapsedAll(bool collapsed);
 
+    // The colours of the regions drawn. setCapture() gives the capture's own palette and
+    // updateCapture() extends it; a comparison shares one over all its runs.
+    void setRegionPalette(std::shared_ptr<const RegionPalette> palette);
+    const std::shared_ptr<const RegionPalette>& regionPalette() const { return m_regionPalette; }
+
     // A Shift+drag measurement over [t0, t1) ns, as if the user had dragged it: the band,
     // its duration and what it holds (the calls when few, else the busiest regions).
     void measure(int64_t t0, int64_t t1);
@@ -142,6 +147,7 @@ private:
     QScrollBar* m_vertical;
     QScrollBar* m_horizontal;
     TimelinePainter m_painter;
+    std::shared_ptr<const RegionPalette> m_regionPalette;
 
     model::DrawList m_list;
     std::vector<float> m_overview;
