@@ -211,7 +211,9 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
     });
     m_output->show();
     // The capture gets the room; a few lines of output are enough to see what it says.
-    m_splitter->setSizes({4000, m_output->fontMetrics().lineSpacing() * 7});
+    // A few lines of output: more in a tall window, where the capture has room to spare.
+    const int lines = window()->height() >= 850 ? 7 : 4;
+    m_splitter->setSizes({4000, m_output->fontMetrics().lineSpacing() * lines});
     const QStringList arguments =
         QStringList{QStringLiteral("--connect"), QString::fromStdString(m_ingest->socketPath()),
                     QStringLiteral("--")}

@@ -69,6 +69,11 @@ struct CommandLine
                                        QStringLiteral("Take the screenshot after MS."),
                                        QStringLiteral("ms")};
 
+    // With --screenshot: the window's size, WIDTHxHEIGHT (default 1400x900).
+    QCommandLineOption screenshotSize{QStringLiteral("screenshot-size"),
+                                      QStringLiteral("Window size for the screenshot."),
+                                      QStringLiteral("WxH"), QStringLiteral("1400x900")};
+
     CommandLine()
     {
         parser.setApplicationDescription(
@@ -86,6 +91,8 @@ struct CommandLine
         parser.addOption(screenshot);
         screenshotAfter.setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(screenshotAfter);
+        screenshotSize.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(screenshotSize);
     }
 };
 
@@ -129,7 +136,8 @@ int main(int argc, char** argv)
     QCommandLineParser& parser = commandLine.parser;
     const QCommandLineOption &compare = commandLine.compare, &launch = commandLine.launch,
                              &screenshot = commandLine.screenshot,
-                             &screenshotAfter = commandLine.screenshotAfter;
+                             &screenshotAfter = commandLine.screenshotAfter,
+                             &screenshotSize = commandLine.screenshotSize;
     parser.process(app);
     if (parser.isSet(compare) && parser.positionalArguments().size() < 2) {
         std::fprintf(stderr, "spanscope: --compare needs two files or more, the baseline first\n");
@@ -140,9 +148,15 @@ int main(int argc, char** argv)
         return 2;
     }
 
+    const QStringList size = parser.value(screenshotSize).split(QLatin1Char('x'));
+    const int width = size.size() == 2 ? size[0].toInt() : 0, height = size.size() == 2 ? size[1].toInt() : 0;
+    if (parser.isSet(screenshot) && (width < 200 || height < 200)) {
+        std::fprintf(stderr, "spanscope: --screenshot-size takes WIDTHxHEIGHT, each at least 200 px\n");
+        return 2;
+    }
     spanscope::app::MainWindow window;
     if (parser.isSet(screenshot))
-        window.resize(1400, 900); // the same picture whatever the saved geometry
+        window.resize(width, height); // the same picture whatever the saved geometry
     window.show();
     if (parser.isSet(launch)) {
         spanscope::app::LaunchSpec spec;

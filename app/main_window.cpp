@@ -196,7 +196,7 @@ void MainWindow::closeTab(int index)
         if (live != m_closingSaved && !mayCloseLiveTab(live))
             return;
         if (live->view())
-            m_viewLayout = live->view()->saveLayoutState();
+            rememberViewLayout(live->view()->saveLayoutState());
         live->disconnect(this);
         m_tabs->removeTab(index);
         delete live; // stops a job launched from here; an attached one is only detached
@@ -207,7 +207,7 @@ void MainWindow::closeTab(int index)
     if (!tab)
         return;
     if (tab->view())
-        m_viewLayout = tab->view()->saveLayoutState();
+        rememberViewLayout(tab->view()->saveLayoutState());
     tab->disconnect(this);
     tab->cancelLoad(); // the worker stops soon and its result is dropped
     m_tabs->removeTab(index);
@@ -245,6 +245,12 @@ void MainWindow::onTabLoaded(CaptureTab* tab)
     statusBar()->showMessage(tr("Loaded %1").arg(QDir::toNativeSeparators(tab->path())),
                              kStatusMessageMs);
     updateState();
+}
+
+void MainWindow::rememberViewLayout(const QByteArray& state)
+{
+    if (!state.isEmpty()) // empty: the view sized itself, the user chose nothing to keep
+        m_viewLayout = state;
 }
 
 void MainWindow::hookView(views::CaptureView* view)
@@ -427,7 +433,7 @@ void MainWindow::readSettings()
 void MainWindow::writeSettings()
 {
     if (views::CaptureView* view = currentCaptureView())
-        m_viewLayout = view->saveLayoutState();
+        rememberViewLayout(view->saveLayoutState());
     if (CompareTab* compare = currentCompareTab(); compare && compare->view())
         m_compareLayout = compare->view()->saveLayoutState();
     QSettings settings;

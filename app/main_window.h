@@ -143,6 +143,7 @@ private:
     void saveLiveCapturesThenQuit();
     // Connects a tab's view once: the shared splitter layout, and its save requests.
     void hookView(views::CaptureView* view);
+    void rememberViewLayout(const QByteArray& state);
     // Asks where to save what a view asked to save, writes it, reports a failure.
     void answerSaveRequest(const views::SaveRequest& request);
     void onTabLoadingChanged();

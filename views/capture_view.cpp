@@ -39,7 +39,7 @@ namespace {
 constexpr int kPooledItem = -1;
 constexpr int kPerRankItem = -2;
 // Bumped whenever saveLayoutState() changes shape.
-constexpr quint32 kLayoutStateVersion = 3;
+constexpr quint32 kLayoutStateVersion = 4;
 
 } // namespace
 
@@ -138,24 +138,26 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
         connect(frame, &PlotFrame::saveRequested, this, &CaptureView::saveRequested);
 
     m_leftSplitter = new QSplitter(Qt::Vertical);
+    m_leftSplitter->setObjectName(QStringLiteral("tableSplitter"));
     m_leftSplitter->addWidget(left);
     m_leftSplitter->addWidget(m_sideTabs);
     m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 1);
     m_leftSplitter->setChildrenCollapsible(false);
-    m_leftSplitter->setSizes({400, 400}); // the plot tabs need room as much as the table
+    m_sideTabs->setMinimumHeight(kMinPlotHeight / 2); // a plot squeezed below this is unreadable
 
     m_callDetails = new CallDetailsWidget;
     m_callDetails->setObjectName(QStringLiteral("callDetailsPanel"));
     m_detailsSplitter = new QSplitter(Qt::Vertical);
+    m_detailsSplitter->setObjectName(QStringLiteral("detailsSplitter"));
     m_detailsSplitter->addWidget(m_details);
     m_detailsSplitter->addWidget(m_callDetails);
     m_detailsSplitter->setChildrenCollapsible(false);
     m_detailsSplitter->setStretchFactor(0, 1);
     m_detailsSplitter->setStretchFactor(1, 1);
-    m_detailsSplitter->setSizes({420, 420}); // a selected call is worth as much room as its region
 
     m_mainSplitter = new QSplitter(Qt::Horizontal);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
     m_mainSplitter->addWidget(m_leftSplitter);
     m_mainSplitter->addWidget(m_detailsSplitter);
     m_mainSplitter->setStretchFactor(0, 3);
@@ -181,12 +183,13 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_timeline->setObjectName(QStringLiteral("timeline"));
     m_timeline->setDarkPalette(palette().color(QPalette::Window).lightness() < 128);
     m_verticalSplitter = new QSplitter(Qt::Vertical);
+    m_verticalSplitter->setObjectName(QStringLiteral("timelineSplitter"));
     m_verticalSplitter->addWidget(m_timeline);
     m_verticalSplitter->addWidget(m_mainSplitter);
     m_verticalSplitter->setStretchFactor(0, 3);
     m_verticalSplitter->setStretchFactor(1, 2);
     m_verticalSplitter->setChildrenCollapsible(false);
-    m_verticalSplitter->setSizes({420, 420});
+    m_timeline->setMinimumHeight(kMinTimelineHeight / 2);
 
     layout->addLayout(header);
     layout->addWidget(m_verticalSplitter, 1);
@@ -201,11 +204,17 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &CaptureView::updateMatchCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &CaptureView::updateMatchCount);
     connect(m_warningsBadge, &QToolButton::clicked, this, &CaptureView::showWarnings);
-    connect(m_mainSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
-    connect(m_verticalSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
+
+
     connect(m_timeline, &TimelineView::callSelected, this, [this](quint32 event) { showCall(event, false); });
     connect(m_callDetails, &CallDetailsWidget::callClicked, this, [this](quint32 event) { showCall(event, true); });
-    connect(m_detailsSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
+
+    // splitterMoved comes from the user's drags only: from then on the layout is theirs.
+    for (QSplitter* splitter : {m_mainSplitter, m_verticalSplitter, m_detailsSplitter, m_leftSplitter})
+        connect(splitter, &QSplitter::splitterMoved, this, [this] {
+            m_userSized = true;
+            emit layoutStateChanged();
+        });
     connect(m_previousCall, &QToolButton::clicked, this, [this] { findCall(false); });
     auto* next = new QShortcut(QKeySequence(Qt::Key_F3), this);
     next->setContext(Qt::WidgetWithChildrenShortcut);
@@ -214,7 +223,7 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     previous->setContext(Qt::WidgetWithChildrenShortcut);
     connect(previous, &QShortcut::activated, this, [this] { findCall(false); });
     connect(m_nextCall, &QToolButton::clicked, this, [this] { findCall(true); });
-    connect(m_leftSplitter, &QSplitter::splitterMoved, this, &CaptureView::layoutStateChanged);
+
     connect(m_gpuWall, &GpuWallPlot::callClicked, this, [this](quint32 event) { showCall(event, true); });
     connect(m_allocations, &AllocationsView::allocationClicked, this,
             [this](qint64 call, qint64 time, quint32) {
@@ -300,6 +309,7 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
         m_metadataModel->rowCount() > 0 ? static_cast<QWidget*>(m_metadataTable) : m_noMetadata);
 
     fillRankSelector(); // resets the table through applyRankSelection()
+    fitLayout();        // lanes and rows came or went
     if (first) {
         m_table->sortByColumn(m_model->columnOf(RegionTableModel::Column::Total),
                               Qt::DescendingOrder);
@@ -493,8 +503,11 @@ void CaptureView::showCall(quint32 event, bool reveal)
 {
     if (reveal)
         m_timeline->selectEvent(event, true);
+    const bool first = !m_callDetails->call();
     m_callDetails->showCall(event);
     selectRegionOfCall(event);
+    if (first)
+        fitLayout(); // the call's pane had little room while empty
 }
 
 void CaptureView::findCall(bool forward)
@@ -516,8 +529,45 @@ void CaptureView::showWarnings()
     m_sideTabs->setCurrentIndex(m_warningsTab);
 }
 
+void CaptureView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitLayout();
+}
+
+void CaptureView::fitLayout()
+{
+    if (m_userSized || height() <= 0)
+        return;
+    // Timeline: every lane if that takes at most about half, at least kMinTimelineHeight.
+    const int handle = m_verticalSplitter->handleWidth();
+    const int total = m_verticalSplitter->height() - handle;
+    int timeline = 0;
+    if (!m_timeline->isHidden()) {
+        // Half at most; less in a short window, where the table and plots need the room.
+        const int most = total * (total < 640 ? 40 : 50) / 100;
+        timeline = std::clamp(m_timeline->fullHeight(), std::min(kMinTimelineHeight, most), most);
+    }
+    const int bottom = total - timeline;
+    m_verticalSplitter->setSizes({timeline, bottom});
+    // Region table: its rows, while the tabs keep kMinPlotHeight (or half when short).
+    const int leftTotal = bottom - m_leftSplitter->handleWidth();
+    const int rowHeight = m_table->verticalHeader()->defaultSectionSize();
+    const int chrome = m_filter->sizeHint().height() + m_leftSplitter->widget(0)->layout()->spacing()
+                       + m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    const int tableWanted = chrome + rowHeight * std::max(6, m_proxy->rowCount()) + 4;
+    const int plots = std::max(std::min(kMinPlotHeight, leftTotal / 2), leftTotal - tableWanted);
+    m_leftSplitter->setSizes({leftTotal - plots, plots});
+    // Details: the region's figures, and the selected call as much room once there is one.
+    const int detailsTotal = m_detailsSplitter->height() - m_detailsSplitter->handleWidth();
+    const int call = m_callDetails->call() ? detailsTotal / 2 : std::min(detailsTotal / 4, 120);
+    m_detailsSplitter->setSizes({detailsTotal - call, call});
+}
+
 QByteArray CaptureView::saveLayoutState() const
 {
+    if (!m_userSized)
+        return {};
     QByteArray state;
     QDataStream stream(&state, QIODevice::WriteOnly);
     stream << kLayoutStateVersion << m_mainSplitter->saveState() << m_leftSplitter->saveState()
@@ -533,8 +583,9 @@ bool CaptureView::restoreLayoutState(const QByteArray& state)
     stream >> version >> mainState >> sideState >> verticalState >> detailsState;
     if (stream.status() != QDataStream::Ok || version != kLayoutStateVersion)
         return false;
-    return m_mainSplitter->restoreState(mainState) && m_leftSplitter->restoreState(sideState)
-           && m_verticalSplitter->restoreState(verticalState) && m_detailsSplitter->restoreState(detailsState);
+    m_userSized = m_mainSplitter->restoreState(mainState) && m_leftSplitter->restoreState(sideState)
+                  && m_verticalSplitter->restoreState(verticalState) && m_detailsSplitter->restoreState(detailsState);
+    return m_userSized;
 }
 
 } // namespace spanscope::views

@@ -63,9 +63,18 @@ public:
     void focusFilter();
     void showWarnings();
 
-    // Splitter positions, so every tab and the next session open the same way.
+    // Splitter positions the user chose, so every tab and the next session open the same
+    // way. Until the user drags a splitter (or a state is restored) the view sizes its parts
+    // to their content and the window (fitLayout()) and saveLayoutState() returns nothing.
     QByteArray saveLayoutState() const;
     bool restoreLayoutState(const QByteArray& state);
+    bool layoutChosenByUser() const { return m_userSized; }
+    // Gives the timeline the height its lanes need (up to about half), the region table its
+    // rows (plots keep at least kMinPlotHeight) and the selected call room once there is one.
+    void fitLayout();
+
+    static constexpr int kMinPlotHeight = 240; // px the tabs below the table keep for a plot
+    static constexpr int kMinTimelineHeight = 170;
 
     // The parts, for the main window's actions and for tests.
     QTableView* regionTable() const { return m_table; }
@@ -87,6 +96,9 @@ public:
 
     // The next/previous call (in time) of a region matching the filter, in the timeline.
     void findCall(bool forward);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 signals:
     // The layout the user gave the splitters changed (to remember it).
@@ -138,6 +150,7 @@ private:
     GpuWallPlot* m_gpuWall = nullptr;
     SpanTreeWidget* m_spanTree = nullptr;
     AllocationsView* m_allocations = nullptr;
+    bool m_userSized = false;
 };
 
 } // namespace spanscope::views

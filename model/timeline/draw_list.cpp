@@ -30,12 +30,7 @@ private:
     float pointRowY(int32_t lane) const; // middle of a lane's first row (its header when collapsed)
     void addFlows();
     std::optional<std::pair<float, float>> anchor(uint32_t event) const;
-    int32_t laneRows(const TimelineLane& lane) const
-    {
-        if (lane.counter >= 0)
-            return m_view.counterRows;
-        return std::max<int32_t>(int32_t(lane.depths.size()), lane.hasPointRow() ? 1 : 0);
-    }
+    int32_t laneRows(const TimelineLane& lane) const { return laneRowCount(lane, m_view); }
 
     const Capture& m_capture;
     const TimelineIndex& m_index;
@@ -381,6 +376,25 @@ DrawList FrameBuilder::build()
 }
 
 } // namespace
+
+int32_t laneRowCount(const TimelineLane& lane, const TimelineViewport& viewport)
+{
+    if (lane.counter >= 0)
+        return viewport.counterRows;
+    return std::max<int32_t>(int32_t(lane.depths.size()), lane.hasPointRow() ? 1 : 0);
+}
+
+int contentHeight(const TimelineIndex& index, const TimelineViewport& viewport)
+{
+    int height = 0;
+    for (size_t lane = 0; lane < index.lanes().size(); ++lane) {
+        if (viewport.isHidden(lane))
+            continue;
+        const int rows = viewport.isCollapsed(lane) ? 0 : laneRowCount(index.lanes()[lane], viewport);
+        height += viewport.headerHeight + rows * viewport.rowHeight + viewport.laneGap;
+    }
+    return height;
+}
 
 DrawList buildDrawList(const Capture& capture, const TimelineIndex& index, const TimelineViewport& viewport)
 {

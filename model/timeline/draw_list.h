@@ -94,6 +94,13 @@ struct DrawList
 DrawList buildDrawList(const Capture& capture, const TimelineIndex& index,
                        const TimelineViewport& viewport);
 
+// Rows a lane takes when expanded: its nesting depths, one for instants, marks or range
+// ends alone, or the counter's height.
+int32_t laneRowCount(const TimelineLane& lane, const TimelineViewport& viewport);
+// Height in px of every lane laid out as buildDrawList() lays them (DrawList::contentHeight),
+// without building a frame. O(lanes).
+int contentHeight(const TimelineIndex& index, const TimelineViewport& viewport);
+
 // Index of the topmost item under (x, y), preferring calls over headers; -1 if none.
 // Items narrower than 3 px are hit within 1 px on either side.
 int hitTest(const DrawList& list, float x, int y);

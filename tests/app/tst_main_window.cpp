@@ -6,6 +6,7 @@
 #include "app/main_window.h"
 #include "app/recent_files.h"
 #include "views/capture_view.h"
+#include "views/timeline/timeline_view.h"
 #include "views/region_details_widget.h"
 #include "views/region_table_model.h"
 
@@ -14,9 +15,11 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
+#include <QHeaderView>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -82,6 +85,7 @@ private slots:
     void closingOrCancellingWhileLoading();
     void dropOpensFiles();
     void remembersSettings();
+    void layoutGivesEveryPartRoom();
     void tabTitlesAreWholeAndDistinct();
 };
 
@@ -268,21 +272,78 @@ void TestMainWindow::dropOpensFiles()
 void TestMainWindow::remembersSettings()
 {
     {
+        // Untouched, the view sizes itself: no layout is remembered.
         RecordingMainWindow window;
         window.show();
         window.openFile(dataFile("scope-profiler/compat/schema-3.h5"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
         window.close();
     }
+    QVERIFY(QSettings().value(QStringLiteral("captureView/layout")).toByteArray().isEmpty());
+    int chosenTimeline = 0;
+    {
+        // The user drags the timeline's splitter: that is kept.
+        RecordingMainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(dataFile("scope-profiler/compat/schema-3.h5"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        auto* splitter = window.currentTab()->view()->findChild<QSplitter*>(QStringLiteral("timelineSplitter"));
+        QVERIFY(splitter);
+        const int total = splitter->sizes().value(0) + splitter->sizes().value(1);
+        chosenTimeline = total * 3 / 4;
+        splitter->setSizes({chosenTimeline, total - chosenTimeline});
+        chosenTimeline = splitter->sizes().value(0);
+        emit splitter->splitterMoved(chosenTimeline, 1); // as a drag of the handle does
+        QVERIFY(window.currentTab()->view()->layoutChosenByUser());
+        window.close();
+    }
     const QSettings settings;
     QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
     QVERIFY(!settings.value(QStringLiteral("captureView/layout")).toByteArray().isEmpty());
     QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().size(), 1);
+    {
+        // The next session opens that way, and resizing keeps the user's choice.
+        RecordingMainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(dataFile("scope-profiler/compat/schema-3.h5"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        views::CaptureView* view = window.currentTab()->view();
+        QVERIFY(view->layoutChosenByUser());
+        auto* splitter = view->findChild<QSplitter*>(QStringLiteral("timelineSplitter"));
+        QTRY_COMPARE(splitter->sizes().value(0), chosenTimeline);
+        view->fitLayout(); // does nothing once the user has chosen
+        QCOMPARE(splitter->sizes().value(0), chosenTimeline);
+    }
 
     RecordingMainWindow again;
     QCOMPARE(again.recentFiles()->files().size(), 1);
     again.recentFiles()->clear();
     QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().isEmpty());
+}
+
+// Untouched, the view fits its parts to the window: every lane of a small run, every row of
+// a short table, and a plot that keeps real room, at 1400x900 and at 1000x700.
+void TestMainWindow::layoutGivesEveryPartRoom()
+{
+    for (const QSize size : {QSize(1400, 900), QSize(1000, 700)}) {
+        RecordingMainWindow window;
+        window.resize(size);
+        QVERIFY(showActive(window));
+        window.openFile(dataFile("scope-profiler/solver-2rank.h5"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        views::CaptureView* view = window.currentTab()->view();
+        QCoreApplication::processEvents();
+        QVERIFY(!view->layoutChosenByUser());
+        const QString at = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        QVERIFY2(view->timeline()->height() >= view->timeline()->fullHeight(), qPrintable(at));
+        const int rowHeight = view->regionTable()->verticalHeader()->defaultSectionSize();
+        const int rowsShown = view->regionTable()->viewport()->height() / rowHeight;
+        QVERIFY2(rowsShown >= std::min(6, size.height() >= 900 ? 6 : 4), qPrintable(at + ": rows " + QString::number(rowsShown)));
+        QVERIFY2(view->sideTabs()->height() >= (size.height() >= 900 ? views::CaptureView::kMinPlotHeight : 150),
+                 qPrintable(at + ": tabs " + QString::number(view->sideTabs()->height())));
+    }
 }
 
 // Two files of the same name get distinct, whole titles; the tab bar scrolls, never elides.

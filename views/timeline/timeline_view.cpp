@@ -186,6 +186,12 @@ QRect TimelineView::laneArea() const
                  height() - kRulerHeight - kOverviewHeight - kScrollBarExtent);
 }
 
+int TimelineView::fullHeight() const
+{
+    const int lanes = m_index ? model::contentHeight(*m_index, viewport()) : 0;
+    return std::max(minimumHeight(), kRulerHeight + lanes + kOverviewHeight + kScrollBarExtent + 2);
+}
+
 QRect TimelineView::overviewArea() const
 {
     return QRect(0, height() - kOverviewHeight - kScrollBarExtent, width() - kScrollBarExtent,

@@ -86,6 +86,9 @@ public:
     const model::DrawList& drawList() const { return m_list; }
     bool frameUpToDate() const { return !m_building && !m_dirty; }
     model::TimelineViewport viewport() const;
+    // The height that shows every lane without scrolling, ruler, overview and scroll bar
+    // included (at least the minimum height): for layouts that size the view to fit.
+    int fullHeight() const;
     // Where the lanes are drawn, in widget coordinates (draw-list x and y start there).
     QRect laneArea() const;
 
