@@ -12,6 +12,7 @@
 #include "views/compare/comparison_filter_proxy.h"
 #include "views/compare/comparison_table_model.h"
 #include "views/compare/comparison_view.h"
+#include "views/frozen_column_table.h"
 #include "views/compare/overlay_bins.h"
 #include "views/compare/overlay_histogram.h"
 #include "views/compare/scaling_series.h"
@@ -24,6 +25,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QScrollBar>
 #include <QtTest>
 #include <functional>
 #include <numeric>
@@ -391,6 +393,23 @@ void TestComparisonView::mainWindowComparesFixtures()
     QVERIFY(window.windowTitle().startsWith(QStringLiteral("solver-1rank.h5 vs solver-2rank.h5")));
     QCOMPARE(view->timelines()->runCount(), 2);
     QVERIFY(view->histogram()->bins()); // the first line is selected and plotted
+
+    // Scrolled all the way right, the Region column still shows each row's name at the
+    // left edge, in the row order and selection of the table.
+    auto* frozen = qobject_cast<views::FrozenColumnTableView*>(view->table());
+    QVERIFY(frozen);
+    window.resize(700, 700); // narrow: the runs' columns need scrolling
+    QTRY_VERIFY(view->table()->horizontalScrollBar()->maximum() > 0);
+    view->table()->horizontalScrollBar()->setValue(view->table()->horizontalScrollBar()->maximum());
+    QTRY_VERIFY(view->table()->columnViewportPosition(0) < 0); // the table's own column scrolled away
+    QTableView* column = frozen->frozenView();
+    QVERIFY(column->isVisible());
+    QCOMPARE(column->columnWidth(0), view->table()->columnWidth(0));
+    QCOMPARE(column->geometry().left(), view->table()->frameWidth());
+    const QModelIndex firstRow = column->indexAt(QPoint(4, 4));
+    QCOMPARE(firstRow.column(), 0);
+    QCOMPARE(firstRow.data().toString(), view->table()->model()->index(0, 0).data().toString());
+    QCOMPARE(column->selectionModel(), view->table()->selectionModel());
 
     // The same comparison again shows the same tab.
     window.compareFiles(files);

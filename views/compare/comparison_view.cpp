@@ -8,6 +8,8 @@
 #include "overlay_histogram.h"
 #include "scaling_plot.h"
 #include "synced_timelines.h"
+#include "views/elided_label.h"
+#include "views/frozen_column_table.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,9 +44,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    m_status = new QLabel;
+    m_status = new ElidedLabel; // never widens the window, however many runs it names
     m_status->setObjectName(QStringLiteral("comparisonStatus"));
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
 
     m_plotTabs = new QTabWidget;
@@ -72,7 +73,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     m_verticalSplitter->setStretchFactor(0, 1);
     m_verticalSplitter->setStretchFactor(1, 1);
     m_verticalSplitter->setChildrenCollapsible(false);
-    m_verticalSplitter->setSizes({380, 480});
+    m_verticalSplitter->setSizes({400, 500}); // the stacked timelines need the room of several runs
     layout->addWidget(m_verticalSplitter, 1);
 
     connect(m_job, &ComparisonJob::finished, this, &ComparisonView::showComparison);
@@ -153,7 +154,8 @@ QWidget* ComparisonView::createTablePanel()
     filters->addWidget(m_verdictFilter);
     layout->addLayout(filters);
 
-    m_table = new QTableView;
+    // The Region column stays put while the runs' columns scroll sideways.
+    m_table = new FrozenColumnTableView;
     m_table->setObjectName(QStringLiteral("comparisonTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);

@@ -27,6 +27,7 @@ class QTableView;
 namespace spanscope::views {
 
 class ComparisonJob;
+class ElidedLabel;
 class ComparisonTableModel;
 class OverlayHistogram;
 class ScalingPlot;
@@ -105,7 +106,7 @@ private:
     ComparisonFilterProxy* m_proxy = nullptr;
     bool m_sorted = false; // the first comparison picks the initial sort
 
-    QLabel* m_status = nullptr;
+    ElidedLabel* m_status = nullptr;
     QComboBox* m_metric = nullptr;
     QDoubleSpinBox* m_threshold = nullptr;
     QCheckBox* m_perRank = nullptr;

@@ -9,6 +9,7 @@
 #include "scaling_plot.h"
 #include "synced_timelines.h"
 #include "views/display_text.h"
+#include "views/elided_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>

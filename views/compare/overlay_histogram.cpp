@@ -86,8 +86,8 @@ OverlayHistogram::OverlayHistogram(QWidget* parent) : QWidget(parent)
     p->axisRect()->setupFullAxesBox(false);
     p->xAxis2->setTicks(false);
     p->yAxis2->setTicks(false);
-    p->legend->setVisible(true);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Beneath the plot: in the corner it covered the tallest bins of a narrow plot.
+    m_frame->placeLegendBelow(3);
 
     connect(m_normalized, &QCheckBox::toggled, this, &OverlayHistogram::replot);
     connect(m_frame, &PlotFrame::paletteApplied, this, &OverlayHistogram::replot);
@@ -256,8 +256,7 @@ void OverlayHistogram::replot()
     }
     p->yAxis->setNumberFormat(share ? QStringLiteral("g") : QStringLiteral("f"));
     p->yAxis->setNumberPrecision(share ? 2 : 0);
-    // Headroom for the legend in the top right corner.
-    p->yAxis->setRange(0.0, std::max(share ? 0.01 : 1.0, highest) * 1.35);
+    p->yAxis->setRange(0.0, std::max(share ? 0.01 : 1.0, highest) * 1.08);
     p->replot();
 }
 

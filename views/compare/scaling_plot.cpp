@@ -82,11 +82,7 @@ ScalingPlot::ScalingPlot(QWidget* parent) : QWidget(parent)
     p->yAxis2->setNumberPrecision(1);
     // The legend in a row of its own below the plot: region names are long and the plot
     // is narrow beside the table.
-    p->legend->setVisible(true);
-    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    p->legend->setWrap(3);
-    p->plotLayout()->addElement(1, 0, p->legend);
-    p->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_frame->placeLegendBelow(3);
     m_frame->setExportName(QStringLiteral("scaling"));
 
     connect(m_regionsBox, &QComboBox::currentIndexChanged, this, &ScalingPlot::replot);

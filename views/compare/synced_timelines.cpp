@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -55,9 +56,17 @@ SyncedTimelines::SyncedTimelines(QWidget* parent) : QWidget(parent)
     controls->addWidget(new QLabel(tr("zoom and pan move every run")));
     layout->addLayout(controls);
 
+    // Each run's timeline sizes by its splitter handle; when runs outnumber the room for
+    // their minimum heights the stack scrolls instead of growing the window.
     m_splitter = new QSplitter(Qt::Vertical);
+    m_splitter->setObjectName(QStringLiteral("runTimelinesSplitter"));
     m_splitter->setChildrenCollapsible(false);
-    layout->addWidget(m_splitter, 1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(m_splitter);
+    layout->addWidget(scroll, 1);
 
     connect(m_alignmentBox, &QComboBox::currentIndexChanged, this,
             [this] { setAlignment(TimelineAlignment(m_alignmentBox->currentData().toInt())); });

@@ -39,6 +39,9 @@ PlotFrame::PlotFrame(QWidget* parent) : QWidget(parent)
     m_plot = new QCustomPlot;
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setPlottingHint(QCP::phCacheLabels, true);
+    // A fixed floor instead of the layout's hint (which grows with the legend): a plot
+    // never asks its window for more room; legends below wrap to its width instead.
+    m_plot->setMinimumSize(160, 120);
     m_message = new QLabel;
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
@@ -169,6 +172,7 @@ void PlotFrame::fitTickCounts()
 {
     const QRect area = m_plot->axisRect()->rect();
     m_fittedSize = area.size();
+    fitLegendColumns();
     const int width = area.width() > 0 ? area.width() : m_plot->width();
     const int height = area.height() > 0 ? area.height() : m_plot->height();
     for (QCPAxis* axis : m_plot->axisRect()->axes())
@@ -228,6 +232,40 @@ void PlotFrame::setRegionPalette(std::shared_ptr<const RegionPalette> palette)
 QColor PlotFrame::regionColor(std::string_view name) const
 {
     return regionColorIn(m_regionPalette.get(), name, darkPalette());
+}
+
+void PlotFrame::placeLegendBelow(int columns)
+{
+    QCPLegend* legend = m_plot->legend;
+    legend->setVisible(true);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_legendColumns = std::max(1, columns);
+    QFont font = legend->font(); // a little smaller than the axes: more entries to a line
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    legend->setFont(font);
+    legend->setWrap(m_legendColumns);
+    if (legend->layout() == m_plot->plotLayout())
+        return; // already there
+    m_plot->plotLayout()->addElement(1, 0, legend); // takes it out of the axis rect's inset
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+}
+
+void PlotFrame::fitLegendColumns()
+{
+    // As many columns as fit the plot's width (up to the asked number), so the legend
+    // wraps instead of asking the window for more width.
+    QCPLegend* legend = m_plot->legend;
+    if (m_legendColumns <= 0 || legend->layout() != m_plot->plotLayout() || legend->itemCount() == 0)
+        return;
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) // grid cells may be empty
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const int columns = std::clamp(m_plot->width() / widest, 1, m_legendColumns);
+    if (columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(legend->fillOrder(), true); // lays the items out again
+    }
 }
 
 } // namespace spanscope::views

@@ -50,6 +50,10 @@ public:
     // A tool button ("Export") whose menu holds exportActions(), for the plot's title bar.
     QToolButton* createExportButton(const QString& toolTip);
 
+    // Shows the legend in a row of its own under the plot, `columns` entries to a line, so
+    // it never covers the data (a legend inside a small plot hides most of it).
+    void placeLegendBelow(int columns);
+
     // True when the palette is dark (plots pick region colours to match).
     bool darkPalette() const;
     // The colours of regions, shared with the timeline of the same capture (null: hashed
@@ -69,6 +73,7 @@ protected:
 private:
     void applyPalette();
     void fitTickCounts();
+    void fitLegendColumns();
     void updateActions();
     void saveImage();
     void saveCsv();
@@ -82,6 +87,7 @@ private:
     CsvWriter m_csvWriter;
     QSize m_fittedSize; // axis rect size the tick counts were last fitted to
     std::shared_ptr<const RegionPalette> m_regionPalette;
+    int m_legendColumns = 0; // placeLegendBelow()'s columns; 0 = the legend is where the plot put it
 };
 
 } // namespace spanscope::views
