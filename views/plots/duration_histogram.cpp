@@ -60,11 +60,9 @@ DurationHistogram::DurationHistogram(QWidget* parent) : QWidget(parent)
     layout->setSpacing(2);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
-    m_title = new QLabel;
+    m_title = createPlotTitle();
     m_title->setObjectName(QStringLiteral("histogramTitle"));
-    m_title->setTextFormat(Qt::PlainText);
-    // Long region names must not widen the tab: the label is cut and the tooltip has all.
-    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setContentsMargins(0, 0, 0, 0); // the bar has the margins
     m_cumulative = new QCheckBox(tr("Cumulative"));
     m_cumulative->setObjectName(QStringLiteral("cumulativeToggle"));
     m_cumulative->setToolTip(tr("Show the fraction of calls that took at most each duration "

@@ -38,10 +38,7 @@ GpuCallScatter::GpuCallScatter(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    m_title = new QLabel;
-    m_title->setTextFormat(Qt::PlainText);
-    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_title->setContentsMargins(6, 4, 6, 0);
+    m_title = createPlotTitle();
     m_frame = new PlotFrame;
     layout->addWidget(m_title);
     layout->addWidget(m_frame, 1);

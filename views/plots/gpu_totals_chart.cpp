@@ -30,10 +30,7 @@ GpuTotalsChart::GpuTotalsChart(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    m_title = new QLabel;
-    m_title->setTextFormat(Qt::PlainText);
-    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_title->setContentsMargins(6, 4, 6, 0);
+    m_title = createPlotTitle();
     m_title->setToolTip(tr("Light bar: wall time of the calls; solid bar: their GPU time. The "
                            "number is GPU / wall: near 1 the region waits on the device, near "
                            "0 on the host."));
@@ -51,9 +48,8 @@ GpuTotalsChart::GpuTotalsChart(QWidget* parent) : QWidget(parent)
     p->xAxis->setLabel(tr("Total time"));
     p->setInteractions(QCP::iRangeDrag);
     p->axisRect()->setRangeDrag(Qt::Vertical);
-    // Bottom right: regions are sorted largest first, so that corner stays empty.
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    p->legend->setVisible(true);
+    // Under the bars, always: which bar is wall and which is GPU must never be a guess.
+    m_frame->placeLegendBelow(2);
     m_frame->setCsvWriter(
         [this](const QString& path, QString* error) { return saveCsv(path, error); });
     connect(p, &QCustomPlot::afterLayout, this, &GpuTotalsChart::fitLayout);
@@ -187,12 +183,6 @@ void GpuTotalsChart::fitLayout()
         const double top =
             std::clamp(std::round(p->yAxis->range().lower + 0.5), 0.0, double(shown - rows));
         p->yAxis->setRange(top - 0.5, top - 0.5 + rows);
-        changed = true;
-    }
-    // The legend needs about three rows of height; below that the title's tooltip explains.
-    const bool legend = area.height() >= 3 * kRegionRowHeight + 20;
-    if (legend != p->legend->visible()) {
-        p->legend->setVisible(legend);
         changed = true;
     }
     // Room right of the longest bar for the widest ratio text.

@@ -33,6 +33,16 @@ constexpr int kPixelsPerTickUp = 40;
 
 } // namespace
 
+QLabel* createPlotTitle()
+{
+    auto* title = new QLabel;
+    title->setTextFormat(Qt::PlainText);
+    title->setWordWrap(true);
+    title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    title->setContentsMargins(6, 4, 6, 0);
+    return title;
+}
+
 PlotFrame::PlotFrame(QWidget* parent) : QWidget(parent)
 {
     m_stack = new QStackedLayout(this);

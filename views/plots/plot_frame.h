@@ -22,6 +22,10 @@ class QToolButton;
 
 namespace spanscope::views {
 
+// The one-line heading above a plot: plain text that wraps onto a second line rather than
+// being cut, and never asks for width (long region names must not widen the tab).
+QLabel* createPlotTitle();
+
 class PlotFrame : public QWidget
 {
     Q_OBJECT
