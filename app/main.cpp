@@ -8,6 +8,7 @@
 // xvfb-run or QT_QPA_PLATFORM=offscreen).
 
 #include "application_icon.h"
+#include "theme.h"
 #include "launch_dialog.h"
 #include "main_window.h"
 #include "spanscope_version.h"
@@ -69,6 +70,10 @@ struct CommandLine
                                        QStringLiteral("Take the screenshot after MS."),
                                        QStringLiteral("ms")};
 
+    QCommandLineOption theme{QStringLiteral("theme"),
+                             QStringLiteral("Colours for this session: system, light or dark (View > Theme "
+                                            "chooses for good)."),
+                             QStringLiteral("name")};
     // With --screenshot: the window's size, WIDTHxHEIGHT (default 1400x900).
     QCommandLineOption screenshotSize{QStringLiteral("screenshot-size"),
                                       QStringLiteral("Window size for the screenshot."),
@@ -87,6 +92,7 @@ struct CommandLine
                                      QStringLiteral("[FILE...]"));
         parser.addOption(compare);
         parser.addOption(launch);
+        parser.addOption(theme);
         screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(screenshot);
         screenshotAfter.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -131,14 +137,28 @@ int main(int argc, char** argv)
     // Desktops match the window to the installed .desktop file (its name and icon).
     QGuiApplication::setDesktopFileName(QStringLiteral(SPANSCOPE_APP_ID));
     QApplication::setWindowIcon(spanscope::app::applicationIcon());
+    spanscope::app::applyTheme(spanscope::app::savedTheme());
 
     CommandLine commandLine;
     QCommandLineParser& parser = commandLine.parser;
     const QCommandLineOption &compare = commandLine.compare, &launch = commandLine.launch,
                              &screenshot = commandLine.screenshot,
                              &screenshotAfter = commandLine.screenshotAfter,
-                             &screenshotSize = commandLine.screenshotSize;
+                             &screenshotSize = commandLine.screenshotSize, &theme = commandLine.theme;
     parser.process(app);
+    if (parser.isSet(theme)) {
+        const QString name = parser.value(theme);
+        bool known = false;
+        for (const auto choice : {spanscope::app::Theme::System, spanscope::app::Theme::Light, spanscope::app::Theme::Dark})
+            if (name == spanscope::app::themeName(choice)) {
+                spanscope::app::applyTheme(choice);
+                known = true;
+            }
+        if (!known) {
+            std::fprintf(stderr, "spanscope: --theme takes system, light or dark, not \"%s\"\n", qPrintable(name));
+            return 2;
+        }
+    }
     if (parser.isSet(compare) && parser.positionalArguments().size() < 2) {
         std::fprintf(stderr, "spanscope: --compare needs two files or more, the baseline first\n");
         return 2;

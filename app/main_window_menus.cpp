@@ -4,9 +4,11 @@
 #include "main_window.h"
 #include "recent_files.h"
 #include "shortcuts_dialog.h"
+#include "theme.h"
 #include "welcome_page.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -107,6 +109,22 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_findAction);
     view->addAction(tr("Show &Warnings"), this, &MainWindow::showCurrentWarnings);
+    view->addSeparator();
+    // One theme for the whole application; System follows the desktop's colours.
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(theme);
+    for (const auto& [choice, text] : {std::pair{Theme::System, tr("Follow the &System")},
+                                       std::pair{Theme::Light, tr("&Light")}, std::pair{Theme::Dark, tr("&Dark")}}) {
+        QAction* action = theme->addAction(text);
+        action->setObjectName(QStringLiteral("theme-") + themeName(choice));
+        action->setCheckable(true);
+        action->setChecked(currentTheme() == choice);
+        themes->addAction(action);
+        connect(action, &QAction::triggered, this, [choice] {
+            applyTheme(choice);
+            saveTheme(choice);
+        });
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);

@@ -7,6 +7,8 @@
 #include "app/recent_files.h"
 #include "views/capture_view.h"
 #include "views/timeline/timeline_view.h"
+#include "views/plots/plot_frame.h"
+#include "views/plots/duration_histogram.h"
 #include "views/region_details_widget.h"
 #include "views/region_table_model.h"
 
@@ -86,6 +88,7 @@ private slots:
     void dropOpensFiles();
     void remembersSettings();
     void layoutGivesEveryPartRoom();
+    void themeAppliesToEveryWidget();
     void tabTitlesAreWholeAndDistinct();
 };
 
@@ -344,6 +347,34 @@ void TestMainWindow::layoutGivesEveryPartRoom()
         QVERIFY2(view->sideTabs()->height() >= (size.height() >= 900 ? views::CaptureView::kMinPlotHeight : 150),
                  qPrintable(at + ": tabs " + QString::number(view->sideTabs()->height())));
     }
+}
+
+// View > Theme > Dark darkens every widget, the timeline and the plots, and is remembered;
+// Follow the System gives back the palette the application started with.
+void TestMainWindow::themeAppliesToEveryWidget()
+{
+    const QColor systemWindow = QApplication::palette().color(QPalette::Window);
+    RecordingMainWindow window;
+    QVERIFY(showActive(window));
+    window.openFile(dataFile("scope-profiler/solver-2rank.h5"));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+    views::CaptureView* view = window.currentTab()->view();
+    QVERIFY(!view->timeline()->darkPalette());
+    auto* dark = window.findChild<QAction*>(QStringLiteral("theme-dark"));
+    auto* system = window.findChild<QAction*>(QStringLiteral("theme-system"));
+    QVERIFY(dark && system && system->isChecked());
+    dark->trigger();
+    QCoreApplication::processEvents();
+    QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 128);
+    QVERIFY(view->regionTable()->palette().color(QPalette::Base).lightness() < 128);
+    QVERIFY(view->timeline()->darkPalette());
+    QVERIFY(view->histogram()->frame()->darkPalette());
+    QCOMPARE(QSettings().value(QStringLiteral("appearance/theme")).toString(), QStringLiteral("dark"));
+    system->trigger();
+    QCoreApplication::processEvents();
+    QCOMPARE(QApplication::palette().color(QPalette::Window), systemWindow);
+    QVERIFY(!view->timeline()->darkPalette());
+    QVERIFY(!view->histogram()->frame()->darkPalette());
 }
 
 // Two files of the same name get distinct, whole titles; the tab bar scrolls, never elides.

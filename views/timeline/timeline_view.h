@@ -39,6 +39,7 @@ public:
                        std::shared_ptr<const model::TimelineIndex> index);
     TimelineZoom* zoom() { return &m_zoom; }
 
+    // Dark lane colours. Follows the widget palette by itself (the application's theme).
     void setDarkPalette(bool dark);
     bool darkPalette() const { return m_painter.style().dark; }
     void setAbsoluteTime(bool absolute);

@@ -290,9 +290,6 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event)
     QAction* absolute = menu.addAction(tr("Absolute time on the ruler"), this, [this](bool on) { setAbsoluteTime(on); });
     absolute->setCheckable(true);
     absolute->setChecked(m_absoluteTime);
-    QAction* dark = menu.addAction(tr("Dark timeline"), this, [this](bool on) { setDarkPalette(on); });
-    dark->setCheckable(true);
-    dark->setChecked(darkPalette());
     if (m_capture && !m_capture->flows.empty()) {
         QAction* flows = menu.addAction(tr("Show every flow in view"), this, [this](bool on) { setShowAllFlows(on); });
         flows->setCheckable(true);
@@ -307,6 +304,8 @@ bool TimelineView::event(QEvent* event)
         showToolTip(static_cast<QHelpEvent*>(event)->pos());
         return true;
     }
+    if (event->type() == QEvent::PaletteChange) // the application's theme changed
+        setDarkPalette(palette().color(QPalette::Window).lightness() < 128);
     return QWidget::event(event);
 }
 
