@@ -24,6 +24,10 @@ private:
     void addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& row, int32_t y);
     void addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y);
     void addCounter(uint32_t laneIndex, const CounterSeries& series, int32_t y, int32_t height);
+    // Instants or marks of a lane at positions [i, last) of their index, as DrawKind `kind`.
+    template <typename TimeOf, typename FirstFrom, typename EventOf>
+    void addPoints(DrawKind kind, uint32_t laneIndex, int32_t y, size_t i, size_t last, TimeOf timeOf,
+                   FirstFrom firstFrom, EventOf eventOf);
     void addInstants(uint32_t laneIndex, TrackId track, int32_t y);
     void addMarks(uint32_t laneIndex, int32_t y);
     void addRangeEnd(uint32_t event);
@@ -172,52 +176,48 @@ void FrameBuilder::addCounter(uint32_t laneIndex, const CounterSeries& series, i
     }
 }
 
-void FrameBuilder::addInstants(uint32_t laneIndex, TrackId track, int32_t y)
+template <typename TimeOf, typename FirstFrom, typename EventOf>
+void FrameBuilder::addPoints(DrawKind kind, uint32_t laneIndex, int32_t y, size_t i, size_t last, TimeOf timeOf,
+                             FirstFrom firstFrom, EventOf eventOf)
 {
-    // Instants closer than a pixel share one glyph; each step skips a pixel's worth, so a
-    // lane costs O(pixels x log n) however many instants it holds.
-    const auto& instants = m_capture.instants;
-    auto [i, last] = instants.range(track, m_view.t0, m_view.t1);
+    // Points closer than a pixel share one glyph that counts them; each step skips a
+    // pixel's worth, so a lane costs O(pixels x log n) however many points it holds.
     while (i < last) {
-        const float px = std::floor(x(instants.time(i)));
+        const float px = std::floor(x(timeOf(i)));
         const int64_t nextPixel = m_view.t0 + int64_t(std::ceil(double(px + 1) / m_pxPerNs));
-        const size_t next = std::max(i + 1, instants.range(track, nextPixel, m_view.t1).first);
+        const size_t next = std::max(i + 1, firstFrom(nextPixel));
         DrawItem item;
-        item.kind = DrawKind::Instant;
+        item.kind = kind;
         item.x0 = px;
         item.x1 = px + 1;
         item.y = y;
         item.height = uint16_t(m_view.rowHeight - 1);
         item.lane = laneIndex;
-        item.event = uint32_t(i);
+        item.event = eventOf(i);
         item.count = std::min(next, last) - i;
         m_list.items.push_back(item);
         i = next;
     }
 }
 
+void FrameBuilder::addInstants(uint32_t laneIndex, TrackId track, int32_t y)
+{
+    const auto& instants = m_capture.instants;
+    const auto [first, last] = instants.range(track, m_view.t0, m_view.t1);
+    addPoints(
+        DrawKind::Instant, laneIndex, y, first, last, [&](size_t i) { return instants.time(i); },
+        [&](int64_t t) { return instants.range(track, t, m_view.t1).first; }, [](size_t i) { return uint32_t(i); });
+}
+
 void FrameBuilder::addMarks(uint32_t laneIndex, int32_t y)
 {
-    // As instants: marks closer than a pixel share one glyph.
     const auto& marks = m_capture.nvtx.marks;
     const auto& order = m_index.marks();
-    auto [i, last] = m_index.marksIn(m_capture, laneIndex, m_view.t0, m_view.t1);
-    while (i < last) {
-        const float px = std::floor(x(marks[order[i]].timeNs));
-        const int64_t nextPixel = m_view.t0 + int64_t(std::ceil(double(px + 1) / m_pxPerNs));
-        const size_t next = std::max(i + 1, m_index.marksIn(m_capture, laneIndex, nextPixel, m_view.t1).first);
-        DrawItem item;
-        item.kind = DrawKind::Mark;
-        item.x0 = px;
-        item.x1 = px + 1;
-        item.y = y;
-        item.height = uint16_t(m_view.rowHeight - 1);
-        item.lane = laneIndex;
-        item.event = order[i];
-        item.count = std::min(next, last) - i;
-        m_list.items.push_back(item);
-        i = next;
-    }
+    const auto [first, last] = m_index.marksIn(m_capture, laneIndex, m_view.t0, m_view.t1);
+    addPoints(
+        DrawKind::Mark, laneIndex, y, first, last, [&](size_t i) { return marks[order[i]].timeNs; },
+        [&](int64_t t) { return m_index.marksIn(m_capture, laneIndex, t, m_view.t1).first; },
+        [&](size_t i) { return order[i]; });
 }
 
 float FrameBuilder::pointRowY(int32_t lane) const

@@ -131,6 +131,15 @@ private slots:
             else
                 QCOMPARE(task, int64_t(-1));
         }
+        // "cross", started on main and ended by worker-0, is the one range that ended on
+        // another thread; the file says which.
+        QCOMPARE(c.nvtx.crossThreadEnds.size(), size_t(1));
+        for (const auto& row : c.rows)
+            if (c.regionName(row.region) == "cross") {
+                const ThreadInfo* ender = c.thread(row.rank, c.nvtx.endThreadOf(row.offset));
+                QVERIFY(ender);
+                QCOMPARE(c.strings.text(ender->name), std::string("worker-0"));
+            }
         QCOMPARE(metadataInt(c, "nvtx_marks"), int64_t(kMarks));
         // The NVTX side tables come back from the file.
         QCOMPARE(c.nvtx.marks.size(), size_t(kMarks));

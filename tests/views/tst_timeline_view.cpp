@@ -67,6 +67,19 @@ private:
         return file;
     }
 
+    // A view of `capture` (nesting computed here) at `size`, shown, its first frame built.
+    static bool showCapture(views::TimelineView& view, const std::shared_ptr<model::Capture>& capture, QSize size)
+    {
+        if (!model::computeNesting(*capture))
+            return false;
+        view.resize(size);
+        view.setCapture(capture, model::TimelineIndex::build(*capture));
+        view.show();
+        if (!QTest::qWaitForWindowExposed(&view))
+            return false;
+        return QTest::qWaitFor([&] { return view.frameUpToDate(); });
+    }
+
 private slots:
     void openZoomSelectFind()
     {
@@ -265,14 +278,8 @@ private slots:
                                     "late 0 585000000000 585000001000\n"
                                     "late 0 585000010000 585000011000\n"
                                     "late 0 585000020000 585000021000\n");
-        QVERIFY(model::computeNesting(*capture));
-        auto index = model::TimelineIndex::build(*capture);
         views::TimelineView view;
-        view.resize(1000, 200);
-        view.setCapture(capture, index);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QTRY_VERIFY(view.frameUpToDate());
+        QVERIFY(showCapture(view, capture, QSize(1000, 200)));
         const QImage image = view.grab().toImage();
         // The late calls' lane row, scanned from the right edge of the lanes: some pixel
         // within the last 1 % of the width is a call's colour, not the background.
@@ -309,14 +316,8 @@ private slots:
         const uint64_t handed = 400; // rows: flush, tick, handed, main
         capture->nvtx.crossThreadEnds.push_back({handed, 2});
         capture->nvtx.marks.push_back({150000, 2, 0, 0, capture->strings.intern("checkpoint"), -1, 0});
-        QVERIFY(model::computeNesting(*capture));
-        auto index = model::TimelineIndex::build(*capture);
         views::TimelineView view;
-        view.resize(1000, 300);
-        view.setCapture(capture, index);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QTRY_VERIFY(view.frameUpToDate());
+        QVERIFY(showCapture(view, capture, QSize(1000, 300)));
         const auto& list = view.drawList();
         auto find = [&](model::DrawKind kind) {
             return std::find_if(list.items.begin(), list.items.end(), [&](const auto& item) { return item.kind == kind; });
