@@ -204,8 +204,6 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &CaptureView::updateMatchCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &CaptureView::updateMatchCount);
     connect(m_warningsBadge, &QToolButton::clicked, this, &CaptureView::showWarnings);
-
-
     connect(m_timeline, &TimelineView::callSelected, this, [this](quint32 event) { showCall(event, false); });
     connect(m_callDetails, &CallDetailsWidget::callClicked, this, [this](quint32 event) { showCall(event, true); });
 
@@ -223,7 +221,6 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     previous->setContext(Qt::WidgetWithChildrenShortcut);
     connect(previous, &QShortcut::activated, this, [this] { findCall(false); });
     connect(m_nextCall, &QToolButton::clicked, this, [this] { findCall(true); });
-
     connect(m_gpuWall, &GpuWallPlot::callClicked, this, [this](quint32 event) { showCall(event, true); });
     connect(m_allocations, &AllocationsView::allocationClicked, this,
             [this](qint64 call, qint64 time, quint32) {
