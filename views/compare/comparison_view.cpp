@@ -63,7 +63,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     m_topSplitter->setStretchFactor(0, 3);
     m_topSplitter->setStretchFactor(1, 2);
     m_topSplitter->setChildrenCollapsible(false);
-    m_topSplitter->setSizes({900, 460}); // the table has many columns
+    m_topSplitter->setSizes({820, 540}); // the table has many columns; the plot a legend under it
 
     m_timelines = new SyncedTimelines;
     m_timelines->setObjectName(QStringLiteral("syncedTimelines"));
