@@ -184,7 +184,7 @@ void MainWindow::closeTab(int index)
 {
     if (CompareTab* compare = compareTab(index)) {
         if (compare->view())
-            m_compareLayout = compare->view()->saveLayoutState();
+            rememberCompareLayout(compare->view()->saveLayoutState());
         compare->disconnect(this);
         compare->cancelLoad();
         m_tabs->removeTab(index);
@@ -251,6 +251,12 @@ void MainWindow::rememberViewLayout(const QByteArray& state)
 {
     if (!state.isEmpty()) // empty: the view sized itself, the user chose nothing to keep
         m_viewLayout = state;
+}
+
+void MainWindow::rememberCompareLayout(const QByteArray& state)
+{
+    if (!state.isEmpty())
+        m_compareLayout = state;
 }
 
 void MainWindow::hookView(views::CaptureView* view)
@@ -435,7 +441,7 @@ void MainWindow::writeSettings()
     if (views::CaptureView* view = currentCaptureView())
         rememberViewLayout(view->saveLayoutState());
     if (CompareTab* compare = currentCompareTab(); compare && compare->view())
-        m_compareLayout = compare->view()->saveLayoutState();
+        rememberCompareLayout(compare->view()->saveLayoutState());
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kViewLayoutKey, m_viewLayout);

@@ -143,7 +143,9 @@ private:
     void saveLiveCapturesThenQuit();
     // Connects a tab's view once: the shared splitter layout, and its save requests.
     void hookView(views::CaptureView* view);
+    // Keep a layout the user chose (an untouched view's empty state keeps the last one).
     void rememberViewLayout(const QByteArray& state);
+    void rememberCompareLayout(const QByteArray& state);
     // Asks where to save what a view asked to save, writes it, reports a failure.
     void answerSaveRequest(const views::SaveRequest& request);
     void onTabLoadingChanged();

@@ -89,7 +89,7 @@ void MainWindow::onCompareTabLoaded(CompareTab* tab)
         if (!m_compareLayout.isEmpty())
             view->restoreLayoutState(m_compareLayout);
         connect(view, &views::ComparisonView::layoutStateChanged, this,
-                [this, view] { m_compareLayout = view->saveLayoutState(); });
+                [this, view] { rememberCompareLayout(view->saveLayoutState()); });
     }
     statusBar()->showMessage(tr("Compared %1").arg(tab->title()), kStatusMessageMs);
     updateState();

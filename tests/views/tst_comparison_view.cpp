@@ -25,6 +25,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QtTest>
 #include <functional>
@@ -372,6 +373,7 @@ void TestComparisonView::scalingSeries()
 void TestComparisonView::mainWindowComparesFixtures()
 {
     RecordingMainWindow window;
+    window.resize(1400, 900);
     window.show();
     QApplication::setActiveWindow(&window);
     QVERIFY(QTest::qWaitForWindowActive(&window));
@@ -393,6 +395,14 @@ void TestComparisonView::mainWindowComparesFixtures()
     QVERIFY(window.windowTitle().startsWith(QStringLiteral("solver-1rank.h5 vs solver-2rank.h5")));
     QCOMPARE(view->timelines()->runCount(), 2);
     QVERIFY(view->histogram()->bins()); // the first line is selected and plotted
+
+    // Untouched, the view fits its parts: the table's rows, and each run's timeline its
+    // lanes (the baseline's single rank fits whole at 1400x900).
+    QVERIFY(!view->layoutChosenByUser());
+    QCoreApplication::processEvents();
+    QVERIFY(view->table()->viewport()->height() >= 6 * view->table()->verticalHeader()->defaultSectionSize());
+    QVERIFY2(view->timelines()->view(0)->height() >= view->timelines()->view(0)->fullHeight(),
+             qPrintable(QStringLiteral("%1 < %2").arg(view->timelines()->view(0)->height()).arg(view->timelines()->view(0)->fullHeight())));
 
     // Scrolled all the way right, the Region column still shows each row's name at the
     // left edge, in the row order and selection of the table.

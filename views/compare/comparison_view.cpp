@@ -20,6 +20,7 @@
 #include <QIODevice>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -30,7 +31,7 @@ namespace spanscope::views {
 namespace {
 
 // Bumped whenever saveLayoutState() changes shape.
-constexpr quint32 kLayoutStateVersion = 1;
+constexpr quint32 kLayoutStateVersion = 2; // 2: saved only once the user dragged
 constexpr double kMaxThresholdPercent = 1000.0;
 
 } // namespace
@@ -73,7 +74,6 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     m_verticalSplitter->setStretchFactor(0, 1);
     m_verticalSplitter->setStretchFactor(1, 1);
     m_verticalSplitter->setChildrenCollapsible(false);
-    m_verticalSplitter->setSizes({400, 500}); // the stacked timelines need the room of several runs
     layout->addWidget(m_verticalSplitter, 1);
 
     connect(m_job, &ComparisonJob::finished, this, &ComparisonView::showComparison);
@@ -88,9 +88,12 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ComparisonView::showCurrentRegion);
-    connect(m_topSplitter, &QSplitter::splitterMoved, this, &ComparisonView::layoutStateChanged);
-    connect(m_verticalSplitter, &QSplitter::splitterMoved, this,
-            &ComparisonView::layoutStateChanged);
+    // splitterMoved comes from the user's drags only: from then on the layout is theirs.
+    for (QSplitter* splitter : {m_topSplitter, m_verticalSplitter})
+        connect(splitter, &QSplitter::splitterMoved, this, [this] {
+            m_userSized = true;
+            emit layoutStateChanged();
+        });
 }
 
 ComparisonView::~ComparisonView() = default;
@@ -173,8 +176,31 @@ QWidget* ComparisonView::createTablePanel()
     return panel;
 }
 
+void ComparisonView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitLayout();
+}
+
+void ComparisonView::fitLayout()
+{
+    if (m_userSized || height() <= 0)
+        return;
+    const int total = m_verticalSplitter->height() - m_verticalSplitter->handleWidth();
+    // The table's rows (six at least), and never less than a readable plot with its legend.
+    const int rowHeight = m_table->verticalHeader()->defaultSectionSize();
+    const int chrome = m_topSplitter->widget(0)->sizeHint().height() - m_table->sizeHint().height()
+                       + m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth()
+                       + m_table->horizontalScrollBar()->sizeHint().height();
+    const int wanted = std::max(chrome + rowHeight * std::max(6, m_proxy->rowCount()), 300);
+    const int top = std::min(wanted, total * 45 / 100);
+    m_verticalSplitter->setSizes({top, total - top});
+}
+
 QByteArray ComparisonView::saveLayoutState() const
 {
+    if (!m_userSized)
+        return {};
     QByteArray state;
     QDataStream stream(&state, QIODevice::WriteOnly);
     stream << kLayoutStateVersion << m_topSplitter->saveState() << m_verticalSplitter->saveState();
@@ -189,7 +215,8 @@ bool ComparisonView::restoreLayoutState(const QByteArray& state)
     stream >> version >> top >> vertical;
     if (stream.status() != QDataStream::Ok || version != kLayoutStateVersion)
         return false;
-    return m_topSplitter->restoreState(top) && m_verticalSplitter->restoreState(vertical);
+    m_userSized = m_topSplitter->restoreState(top) && m_verticalSplitter->restoreState(vertical);
+    return m_userSized;
 }
 
 } // namespace spanscope::views

@@ -69,8 +69,14 @@ public:
     bool selectRegion(const std::string& name, int32_t rank = -1);
 
     // Splitter positions, so the next comparison and session open the same way.
+    // The split the user chose by dragging (empty until then: the view fits its parts to
+    // the window, fitLayout()), to remember across tabs and sessions.
     QByteArray saveLayoutState() const;
     bool restoreLayoutState(const QByteArray& state);
+    bool layoutChosenByUser() const { return m_userSized; }
+    // The table and plots at most about 45 % of the height (their rows, a plot's room),
+    // the stacked timelines the rest.
+    void fitLayout();
 
     // The parts, for the main window and tests.
     QTableView* table() const { return m_table; }
@@ -91,6 +97,9 @@ signals:
     // A (re)computed comparison is in the table.
     void comparisonShown();
     void layoutStateChanged();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QWidget* createTablePanel();
@@ -120,6 +129,7 @@ private:
     SyncedTimelines* m_timelines = nullptr;
     QSplitter* m_topSplitter = nullptr;
     QSplitter* m_verticalSplitter = nullptr;
+    bool m_userSized = false;
 };
 
 } // namespace spanscope::views

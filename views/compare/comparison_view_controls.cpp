@@ -134,6 +134,7 @@ void ComparisonView::showComparison(std::shared_ptr<const model::Comparison> com
         m_table->setCurrentIndex(m_proxy->index(0, 0));
     showCurrentRegion(); // the plots follow even when the row index stayed the same
     updateStatus();
+    fitLayout(); // the rows came or went
     emit comparisonShown();
 }
 

@@ -61,6 +61,7 @@ SyncedTimelines::SyncedTimelines(QWidget* parent) : QWidget(parent)
     m_splitter = new QSplitter(Qt::Vertical);
     m_splitter->setObjectName(QStringLiteral("runTimelinesSplitter"));
     m_splitter->setChildrenCollapsible(false);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSized = true; });
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -101,9 +102,28 @@ void SyncedTimelines::setRuns(std::vector<TimelineRun> runs)
     for (const auto& run : m_runs)
         run.view->setRegionPalette(palette);
     m_syncing = false;
+    fitPanels();
     fillRegionChoices();
     updateAnchors();
     applyCommonRun();
+}
+
+void SyncedTimelines::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitPanels();
+}
+
+void SyncedTimelines::fitPanels()
+{
+    if (m_userSized || m_runs.empty())
+        return;
+    // Each run what its lanes take (its title row included); QSplitter scales the sizes
+    // to the room there is, and the panels' minimum heights make the stack scroll beyond.
+    QList<int> sizes;
+    for (const auto& run : m_runs)
+        sizes << run.panel->sizeHint().height() - run.view->sizeHint().height() + run.view->fullHeight();
+    m_splitter->setSizes(sizes);
 }
 
 QWidget* SyncedTimelines::makePanel(Run& run, size_t index)

@@ -79,6 +79,12 @@ public:
                                                  const std::string& region);
 
     QSplitter* splitter() const { return m_splitter; }
+    // Shares the height among the runs by the lanes each has to show, until the user drags
+    // a handle between them (then their sizes are theirs).
+    void fitPanels();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Run
@@ -105,6 +111,7 @@ private:
     QComboBox* m_alignmentBox = nullptr;
     QComboBox* m_regionBox = nullptr;
     QSplitter* m_splitter = nullptr;
+    bool m_userSized = false;
 };
 
 } // namespace spanscope::views
