@@ -5,6 +5,7 @@
 #include "app/capture_tab.h"
 #include "app/main_window.h"
 #include "app/recent_files.h"
+#include "support/pool_gate.h"
 #include "views/capture_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/plots/plot_frame.h"
@@ -248,8 +249,10 @@ void TestMainWindow::closingOrCancellingWhileLoading()
     window.currentTab()->cancelLoad();
     QCOMPARE(window.tabCount(), 1);
     QVERIFY(window.currentTab()->view()->isVisible());
-    QTest::qWait(100); // give an abandoned worker's result the chance to (wrongly) arrive
+    testing::settlePool(); // the abandoned load has finished and its result was delivered
     QVERIFY(window.errors.isEmpty());
+    QCOMPARE(window.tabCount(), 1);
+    QVERIFY(window.currentTab()->view()->isVisible());
 }
 
 void TestMainWindow::dropOpensFiles()

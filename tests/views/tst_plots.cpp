@@ -21,6 +21,7 @@
 #include "views/region_table_model.h"
 #include "views/timeline/region_colors.h"
 #include "views/timeline/timeline_view.h"
+#include "support/pool_gate.h"
 #include "support/screenshots.h"
 
 #include <QComboBox>
@@ -42,34 +43,6 @@ using namespace spanscope::testing;
 using views::CdfPoint;
 
 namespace {
-
-// Keeps every thread of Qt's global pool waiting until open() (or destruction), so work
-// handed to the pool meanwhile cannot finish before the test has looked. Destruction waits
-// for the pool to be idle.
-class PoolGate
-{
-public:
-    PoolGate()
-    {
-        for (int i = 0; i < m_threads; ++i)
-            QThreadPool::globalInstance()->start([this] { m_gate.acquire(); });
-    }
-    ~PoolGate()
-    {
-        open();
-        QThreadPool::globalInstance()->waitForDone(); // nobody still inside m_gate
-    }
-    void open()
-    {
-        m_gate.release(m_threads - m_released);
-        m_released = m_threads;
-    }
-
-private:
-    QSemaphore m_gate;
-    const int m_threads = QThreadPool::globalInstance()->maxThreadCount();
-    int m_released = 0;
-};
 
 struct Snapshot
 {
@@ -437,7 +410,7 @@ void TestPlots::histogramWorkerLatestWins()
     QVERIFY(histogram.isComputing());
     gate.open();
     QTRY_VERIFY(!histogram.isComputing());
-    QTest::qWait(50); // let an outdated result arrive too, if it were to be shown
+    settlePool(); // the outdated result has arrived too: it must not have been shown
     QCOMPARE(shown.count(), 1);
     QCOMPARE(histogram.distribution()->calls, uint64_t(6000));
     QVERIFY(testing::saveScreenshot(histogram, "histogram-widget"));

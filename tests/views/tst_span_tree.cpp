@@ -13,6 +13,7 @@
 #include "views/span_tree_model.h"
 #include "views/span_tree_widget.h"
 #include "views/timeline/timeline_view.h"
+#include "support/pool_gate.h"
 #include "support/screenshots.h"
 
 #include <QAbstractItemModelTester>
@@ -288,7 +289,7 @@ work 1 0 40 task=3
         widget.categoryFilter()->setCurrentIndex(2); // io: supersedes the first build
         widget.laneMode()->setCurrentIndex(1);       // merged: supersedes that one
         QVERIFY(updated.wait(5000));
-        QTest::qWait(50); // any stale build would land by now, and must be dropped
+        testing::settlePool(); // the superseded builds have finished and been delivered too
         QCOMPARE(updated.count(), 1);
         QCOMPARE(widget.model()->tree()->toText(*capture),
                  std::string("all lanes calls=0 incl=10 excl=0 share=100.0%\n"
