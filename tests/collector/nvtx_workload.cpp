@@ -6,6 +6,9 @@
 //   nvtx_workload flood MS     4 threads push/pop as fast as they can for MS milliseconds
 //   nvtx_workload twolibs      NVTX from this program and from a library with its own NVTX copy
 //   nvtx_workload bench N      N push+pop pairs on one thread, in batches; prints ns per pair
+//   nvtx_workload phased N DIR N phases of kPhaseRanges "phase" ranges each; before every
+//                              phase after the first it waits until the file DIR/go-K
+//                              exists (K = 2..N), so a test decides when the job goes on
 //
 // The expected record counts of `basic` are in nvtx_workload_counts.h, shared with the test.
 #include "nvtx_workload_counts.h"
@@ -198,6 +201,22 @@ int bench(long n)
     return 0;
 }
 
+int phased(int phases, const std::string& dir)
+{
+    // The test creates go-K once it has seen phase K-1 arrive: waiting is on its side, on
+    // a condition; here only a short poll of the file system.
+    for (int phase = 1; phase <= phases; ++phase) {
+        const std::string go = dir + "/go-" + std::to_string(phase);
+        while (phase > 1 && access(go.c_str(), F_OK) != 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        for (int i = 0; i < kPhaseRanges; ++i) {
+            nvtxRangePushA("phase");
+            nvtxRangePop();
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 extern "C" void spanscopeSecondLibraryWork(); // nvtx_second_library.cpp
@@ -227,6 +246,8 @@ int main(int argc, char** argv)
         return flood(argc > 2 ? std::atoi(argv[2]) : 1000);
     if (mode == "twolibs")
         return twoLibraries();
+    if (mode == "phased" && argc > 3)
+        return phased(std::atoi(argv[2]), argv[3]);
     if (mode == "bench")
         return bench(argc > 2 ? std::atol(argv[2]) : 10000000);
     std::fprintf(stderr, "unknown mode %s\n", mode.c_str());

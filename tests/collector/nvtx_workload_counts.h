@@ -1,4 +1,4 @@
-// What `nvtx_workload basic` does, shared by the workload and the test that checks it.
+// What `nvtx_workload basic` (and `phased`) do, shared by the workload and the test that checks it.
 #pragma once
 
 #include <cstdint>
@@ -21,5 +21,8 @@ inline constexpr int kMarks = 3 + kThreads;
 inline constexpr int kRangeStarts = 4;
 // Main and every worker name their thread.
 inline constexpr int kThreadNames = 1 + kThreads;
+
+// `nvtx_workload phased`: push/pop ranges per phase.
+inline constexpr int kPhaseRanges = 10;
 
 } // namespace spanscope::test

@@ -182,12 +182,44 @@ private slots:
             previous = calls;
             QVERIFY(u->loaded.timeline);
         }
-        // Two seconds at about ten updates a second; a loaded machine may give fewer.
-        QVERIFY2(growing >= 5, qPrintable(QString("only %1 growing updates").arg(growing)));
+        QVERIFY2(growing >= 1, "no update while the job ran"); // every phase: phasedJobGrowsUpdateByUpdate
         // A sanitizer build under load records about a tenth of the ~10,000 ranges of 2 s.
         QVERIFY(final->counts.calls > 100);
         QVERIFY2(final->loaded.capture->nvtx.closedAtEnd.empty(),
                  warningsText(*final->loaded.capture).c_str());
+    }
+
+    // A job that goes on only once the previous phase was seen in an update: every phase is
+    // in an update of its own while the job runs, whatever the machine's load.
+    void phasedJobGrowsUpdateByUpdate()
+    {
+        constexpr int kPhases = 5;
+        QTemporaryDir gates;
+        Updates updates;
+        auto ingest = startIngest(updates);
+        QVERIFY(ingest);
+        QProcess job;
+        startTool(job, {"--connect", QString::fromStdString(ingest->socketPath()), "--", SPANSCOPE_NVTX_WORKLOAD,
+                        "phased", QString::number(kPhases), gates.path()});
+        QVERIFY(job.waitForStarted());
+        std::vector<std::shared_ptr<const live::LiveUpdate>> seen;
+        for (int phase = 1; phase <= kPhases; ++phase) {
+            const uint64_t ranges = uint64_t(phase * kPhaseRanges);
+            const auto update = updates.waitFor([ranges](const live::LiveUpdate& u) {
+                return !u.final && u.loaded.capture->events.size() == ranges;
+            });
+            QVERIFY2(update, qPrintable(QString("phase %1 never showed").arg(phase)));
+            seen.push_back(update);
+            if (phase < kPhases)
+                QVERIFY(QFile(gates.filePath(QString("go-%1").arg(phase + 1))).open(QIODevice::WriteOnly));
+        }
+        QVERIFY(job.waitForFinished(kJobTimeoutMs));
+        ingest->jobExited();
+        const auto final = updates.waitFinal();
+        QVERIFY(final);
+        QCOMPARE(final->loaded.capture->events.size(), size_t(kPhases * kPhaseRanges));
+        for (size_t i = 1; i < seen.size(); ++i)
+            QVERIFY(seen[i]->loaded.capture->events.size() > seen[i - 1]->loaded.capture->events.size());
     }
 
     void everyProcessIsARank()
