@@ -4,6 +4,7 @@
 #include "protocol/spanscope_decoder.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -511,9 +512,11 @@ private slots:
         const QString file = dir.filePath("killed.sps");
         QProcess p;
         p.setProcessEnvironment(collectorEnv("SPANSCOPE_OUTPUT", file));
-        p.start(SPANSCOPE_NVTX_WORKLOAD, {"flood", "10000"});
+        p.start(SPANSCOPE_NVTX_WORKLOAD, {"flood", "20000"});
         QVERIFY(p.waitForStarted());
-        QTest::qWait(400);
+        // Killed once its stream holds ranges (well past the Hello frame and the first
+        // definitions): a condition, so a loaded machine cannot make the test vacuous.
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(file).size() >= 64 * 1024, 15000); // it floods for 20 s
         p.kill();
         QVERIFY(p.waitForFinished(5000));
         // What was written is a well-formed stream without an End frame (a frame cut by the
