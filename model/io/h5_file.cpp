@@ -171,6 +171,26 @@ Result<uint64_t> H5File::length(const std::string& datasetPath) const
     return uint64_t(extent);
 }
 
+namespace {
+
+// True when no chunk of `dataset` was stored through pipeline filter `index`. O(chunks).
+bool everyChunkSkips(hid_t dataset, unsigned index)
+{
+    H5Handle space(H5Dget_space(dataset));
+    hsize_t chunks = 0;
+    if (H5Dget_num_chunks(dataset, space.get(), &chunks) < 0)
+        return false;
+    for (hsize_t chunk = 0; chunk < chunks; ++chunk) {
+        unsigned mask = 0;
+        if (H5Dget_chunk_info(dataset, space.get(), chunk, nullptr, &mask, nullptr, nullptr) < 0
+            || !(mask & (1u << index)))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 Status H5File::checkFilters(hid_t dataset, const std::string& datasetPath) const
 {
     H5Handle dcpl(H5Dget_create_plist(dataset));
@@ -183,6 +203,10 @@ Status H5File::checkFilters(hid_t dataset, const std::string& datasetPath) const
         const H5Z_filter_t filter =
             H5Pget_filter2(dcpl.get(), unsigned(i), &flags, &count, nullptr, sizeof name, name, &config);
         if (filter < 0 || H5Zfilter_avail(filter) <= 0) {
+            // An optional filter the writer did not have either is skipped per chunk (the
+            // chunk's filter mask says so): such chunks read without it.
+            if ((flags & H5Z_FLAG_OPTIONAL) && everyChunkSkips(dataset, unsigned(i)))
+                continue;
             return error(ErrorCode::UnknownFilter,
                          "compressed with filter " + std::to_string(filter) + " ("
                              + filterName(filter)

@@ -7,6 +7,31 @@
 
 namespace spanscope::testing {
 
+namespace {
+
+size_t xorFilter(unsigned, size_t, const unsigned[], size_t nbytes, size_t*, void** buffer)
+{
+    auto* bytes = static_cast<unsigned char*>(*buffer);
+    for (size_t i = 0; i < nbytes; ++i)
+        bytes[i] ^= 0x5a; // its own inverse: the same both ways
+    return nbytes;
+}
+
+void registerVanishingFilter()
+{
+    static const H5Z_class2_t filter = {H5Z_CLASS_T_VERS, static_cast<H5Z_filter_t>(kVanishingFilterId), 1, 1,
+                                        "spanscope-test-xor", nullptr, nullptr, xorFilter};
+    H5Zregister(&filter);
+}
+
+} // namespace
+
+void unregisterVanishingFilter()
+{
+    if (H5Zfilter_avail(kVanishingFilterId) > 0)
+        H5Zunregister(kVanishingFilterId);
+}
+
 H5Builder::H5Builder(const std::string& path)
 {
     spanscope::model::io::registerCompressionFilters();
@@ -75,6 +100,10 @@ hid_t H5Builder::createPlist(hsize_t length, const DatasetOptions& options)
             // recorded in the pipeline and skipped while writing, which is exactly what a
             // file from a machine with the plugin looks like to a reader without it.
             H5Pset_filter(dcpl, 307, H5Z_FLAG_OPTIONAL, 0, nullptr);
+            break;
+        case Filter::Vanishing:
+            registerVanishingFilter();
+            H5Pset_filter(dcpl, kVanishingFilterId, H5Z_FLAG_MANDATORY, 0, nullptr);
             break;
         }
     }

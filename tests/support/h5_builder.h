@@ -11,7 +11,13 @@
 
 namespace spanscope::testing {
 
-enum class Filter { None, Gzip, Lzf, Zstd, Bzip2Unavailable };
+// Bzip2Unavailable: filter 307 as an optional filter this process lacks, so every chunk is
+// stored without it. Vanishing: filter kVanishingFilterId (a byte-wise XOR, registered
+// here) that really filters each chunk; unregisterVanishingFilter() then makes the file
+// unreadable here, as one from a machine with a plugin this build lacks.
+enum class Filter { None, Gzip, Lzf, Zstd, Bzip2Unavailable, Vanishing };
+inline constexpr int kVanishingFilterId = 32099;
+void unregisterVanishingFilter();
 
 struct DatasetOptions
 {
