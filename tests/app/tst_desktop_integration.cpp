@@ -4,6 +4,7 @@
 // keyboard shortcuts list, and widgets that keep the window calm (wheel, long status).
 // Installs and the Debian package are checked end to end by tests/install/*.sh.
 
+#include "support/isolated_settings.h"
 #include "app/about_dialog.h"
 #include "app/application_icon.h"
 #include "app/build_info.h"
@@ -98,7 +99,7 @@ private slots:
 
 void TestDesktopIntegration::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
+    spanscope::testing::isolateSettings(); // no shared settings with the user or other test runs
     QCoreApplication::setOrganizationName(QStringLiteral("spanscope"));
     QCoreApplication::setApplicationName(QStringLiteral("spanscope-tests"));
 }

@@ -2,6 +2,7 @@
 // job and watch it grow and end, stop a long one, detach, a program that cannot run,
 // Save As of a live capture, attach to a job waiting in the registry, and the Launch
 // dialog's checks.
+#include "support/isolated_settings.h"
 #include "app/attach_dialog.h"
 #include "app/launch_dialog.h"
 #include "app/live_tab.h"
@@ -89,7 +90,7 @@ class TestLiveTab : public QObject
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
+        spanscope::testing::isolateSettings(); // no shared settings with the user or other test runs
         qputenv("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
         qputenv("SPANSCOPE_RUN", SPANSCOPE_RUN);
         qunsetenv("NVTX_INJECTION64_PATH");

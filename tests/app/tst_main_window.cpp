@@ -2,6 +2,7 @@
 // wait for the worker to finish, drive the rank selector, the table and the filter, and see
 // errors reported through MainWindow's error hook instead of a blocking dialog.
 
+#include "support/isolated_settings.h"
 #include "app/capture_tab.h"
 #include "app/main_window.h"
 #include "app/recent_files.h"
@@ -96,7 +97,7 @@ private slots:
 void TestMainWindow::initTestCase()
 {
     // Keeps the user's real settings and recent files out of the test.
-    QStandardPaths::setTestModeEnabled(true);
+    spanscope::testing::isolateSettings(); // no shared settings with the user or other test runs
     QCoreApplication::setOrganizationName(QStringLiteral("spanscope"));
     QCoreApplication::setApplicationName(QStringLiteral("spanscope-tests"));
 }

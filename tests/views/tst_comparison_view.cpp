@@ -3,6 +3,7 @@
 // timelines and their alignments, the overlaid histograms' shared bins, the scaling
 // arithmetic, and MainWindow opening a comparison of the two solver fixtures.
 
+#include "support/isolated_settings.h"
 #include "app/compare_tab.h"
 #include "app/main_window.h"
 #include "model/compare/run_comparison.h"
@@ -154,7 +155,7 @@ private slots:
 
 void TestComparisonView::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
+    spanscope::testing::isolateSettings(); // no shared settings with the user or other test runs
     QCoreApplication::setOrganizationName(QStringLiteral("spanscope"));
     QCoreApplication::setApplicationName(QStringLiteral("spanscope-tests"));
     QSettings().clear();
