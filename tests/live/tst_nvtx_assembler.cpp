@@ -6,6 +6,7 @@
 #include "model/stats/nesting.h"
 
 #include <QTemporaryDir>
+#include <hdf5.h>
 #include <QTest>
 #include <cstring>
 
@@ -507,6 +508,49 @@ private slots:
     }
 
     // The NVTX side tables survive a save (/spanscope/nvtx) and a read back.
+    // Hostile cross-thread-end columns (events out of range, out of order, a negative
+    // thread, columns of different lengths) never crash a reader nor reach the capture.
+    void hostileCrossThreadEndsAreDropped()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        f.start(10, 1, 100, "a");
+        f.end(11, 1, 200);
+        f.start(10, 2, 300, "b");
+        f.end(11, 2, 400);
+        a.onEnd();
+        a.finish();
+        auto c = a.snapshot();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("hostile.h5").toStdString();
+        QVERIFY(io::writeCaptureFile(*c, path).ok());
+        auto rewrite = [&](const char* name, std::vector<int64_t> values) {
+            hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+            const std::string dataset = std::string("/spanscope/nvtx/") + name;
+            H5Ldelete(file, dataset.c_str(), H5P_DEFAULT);
+            const hsize_t n = values.size();
+            hid_t space = H5Screate_simple(1, &n, nullptr);
+            hid_t d = H5Dcreate2(file, dataset.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+            H5Dclose(d);
+            H5Sclose(space);
+            H5Fclose(file);
+        };
+        // Out of range, then 1, then backwards (0, 0) and negative: only event 1 is kept, the
+        // list stays ascending for its binary searches.
+        rewrite("cross_thread_end_events", {1000, 1, 0, 0, -5});
+        rewrite("cross_thread_end_threads", {1, 1, 1, 1, 1});
+        auto read = io::readRegionFile(path);
+        QVERIFY(read.ok());
+        QCOMPARE(read.value()->nvtx.crossThreadEnds.size(), size_t(1));
+        QCOMPARE(read.value()->nvtx.crossThreadEnds[0].event, uint64_t(1));
+        rewrite("cross_thread_end_threads", {1, -1}); // lengths differ: the tables are left out
+        read = io::readRegionFile(path);
+        QVERIFY(read.ok());
+        QVERIFY(read.value()->nvtx.crossThreadEnds.empty());
+        QVERIFY(hasWarning(*read.value(), "the NVTX tables cannot be read"));
+    }
+
     void savedAndReadBack()
     {
         NvtxAssembler a;
