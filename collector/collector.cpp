@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -103,40 +105,55 @@ bool Collector::init()
         return false;
     }
     m_pid = getpid();
+    if (!openSink())
+        return false;
+    if (pthread_key_create(&g_threadKey, &Collector::threadExited) != 0) {
+        logOnce("pthread_key_create failed; collector off");
+        return false;
+    }
+    m_anchorTicks = ticks();
+    m_anchorNs = monotonicNs();
+    if (!startStreaming())
+        return false;
+    pthread_atfork(&Collector::atForkPrepare, &Collector::atForkParent, &Collector::atForkChild);
+    std::atexit(&Collector::atExit);
+    m_enabled.store(true, std::memory_order_release);
+    return true;
+}
+
+bool Collector::openSink()
+{
     auto sink = std::make_unique<Sink>();
     std::string error;
     const char* socketPath = std::getenv("SPANSCOPE_SOCKET");
     const char* outputPath = std::getenv("SPANSCOPE_OUTPUT");
     const char* outputDir = std::getenv("SPANSCOPE_OUTPUT_DIR");
+    bool opened = false;
     if (socketPath && *socketPath) {
-        if (!sink->connectSocket(socketPath, error)) {
-            logOnce((error + "; collector off").c_str());
-            return false;
-        }
+        opened = sink->connectSocket(socketPath, error);
+        m_perProcessSink = true; // every process connects on its own
     } else if (outputDir && *outputDir) {
         // One stream per process: every process of the job that loads NVTX gets its own.
-        if (!sink->openFileIn(outputDir, std::to_string(m_pid), error)) {
-            logOnce((error + "; collector off").c_str());
-            return false;
-        }
+        opened = sink->openFileIn(outputDir, std::to_string(m_pid), error);
+        m_perProcessSink = true;
     } else if (outputPath && *outputPath) {
-        if (!sink->openFile(outputPath, error)) {
-            logOnce((error + "; collector off").c_str());
-            return false;
-        }
+        opened = sink->openFile(outputPath, error);
+        m_perProcessSink = false; // one file: a forked child cannot have a stream of its own
     } else {
-        logOnce("none of SPANSCOPE_SOCKET, SPANSCOPE_OUTPUT_DIR and SPANSCOPE_OUTPUT is set; collector off");
-        return false;
+        error = "none of SPANSCOPE_SOCKET, SPANSCOPE_OUTPUT_DIR and SPANSCOPE_OUTPUT is set";
     }
-    if (pthread_key_create(&g_threadKey, &Collector::threadExited) != 0) {
-        logOnce("pthread_key_create failed; collector off");
+    if (!opened) {
+        logOnce((error + "; collector off").c_str());
         return false;
     }
     m_sink = sink.release();
-    m_anchorTicks = ticks();
-    m_anchorNs = monotonicNs();
+    return true;
+}
 
-    proto::HelloPayload hello{static_cast<std::uint32_t>(m_pid), 0, m_anchorTicks};
+bool Collector::startStreaming()
+{
+    m_startTicks = ticks();
+    proto::HelloPayload hello{static_cast<std::uint32_t>(m_pid), 0, m_startTicks};
     sendFrame(static_cast<std::uint16_t>(proto::FrameType::Hello),
               {std::string_view(reinterpret_cast<const char*>(&hello), sizeof hello)}, 1000);
     if (m_sink->closed())
@@ -154,10 +171,6 @@ bool Collector::init()
         return false;
     }
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
-
-    pthread_atfork(nullptr, nullptr, &Collector::atForkChild);
-    std::atexit(&Collector::atExit);
-    m_enabled.store(true, std::memory_order_release);
     return true;
 }
 
@@ -207,6 +220,7 @@ std::uint32_t Collector::domainId(std::string_view name)
             r.domain = it->second;
             r.nameId = nameId;
             appendPod(m_meta, r);
+            appendPod(m_metaSent, r);
         }
         return it->second;
     } catch (...) {
@@ -220,6 +234,7 @@ void Collector::appendMeta(const void* record, std::size_t size)
     try {
         std::lock_guard lock(m_metaMutex);
         m_meta.append(static_cast<const char*>(record), size);
+        m_metaSent.append(static_cast<const char*>(record), size);
     } catch (...) {
         switchOff("out of memory; collector off");
     }
@@ -460,11 +475,146 @@ void Collector::atExit()
     c->finish();
 }
 
+void Collector::atForkPrepare()
+{
+    // Every lock a job thread or the sender may hold, in the order they nest (the sender
+    // takes the ring and meta locks inside a flush). A fork waits for a flush in progress:
+    // microseconds, at most kSendWaitMs while a viewer is not reading.
+    g_startMutex.lock();
+    if (Collector* c = instance()) {
+        c->m_flushMutex.lock();
+        c->m_strings.lockForFork();
+        c->m_threadsMutex.lock();
+        c->m_metaMutex.lock();
+        c->m_forkingOldTid = static_cast<std::uint32_t>(syscall(SYS_gettid));
+    }
+}
+
+void Collector::atForkParent()
+{
+    if (Collector* c = instance()) {
+        c->m_metaMutex.unlock();
+        c->m_threadsMutex.unlock();
+        c->m_strings.unlockAfterFork();
+        c->m_flushMutex.unlock();
+    }
+    g_startMutex.unlock();
+}
+
 void Collector::atForkChild()
 {
-    // The child has no sender thread and shares the parent's output: it records nothing.
-    if (Collector* c = instance())
-        c->m_enabled.store(false, std::memory_order_relaxed);
+    // Async-signal-safe work only: unlocks, plain stores, close(). The child's stream starts
+    // on its first NVTX call (resumeInForkedChild), in an ordinary context.
+    Collector* c = instance();
+    if (c) {
+        c->m_metaMutex.unlock();
+        c->m_threadsMutex.unlock();
+        c->m_strings.unlockAfterFork();
+        c->m_flushMutex.unlock();
+    }
+    g_startMutex.unlock();
+    g_logged.store(false, std::memory_order_relaxed); // the child may say why it is off
+    if (!c)
+        return;
+    c->m_enabled.store(false, std::memory_order_relaxed);
+    c->m_pid = 0; // exit handlers do nothing here until the child's stream starts
+    // The parent's sender thread does not exist here: forget its handle and what it waited
+    // on (constructing these allocates nothing).
+    new (&c->m_sender) std::thread();
+    new (&c->m_wakeMutex) std::mutex();
+    new (&c->m_wake) std::condition_variable();
+    c->m_stop = false;
+    // The parent's connection or file stays the parent's.
+    if (c->m_sink)
+        c->m_sink->close();
+    c->m_forkingThread = nullptr;
+    ThreadBuffer* b = t_buffer;
+    if (b && b != retiredMarker()) {
+        b->resetAfterFork(static_cast<std::uint32_t>(syscall(SYS_gettid)));
+        c->m_forkingThread = b;
+    }
+    c->m_forkPending.store(c->m_perProcessSink, std::memory_order_release);
+}
+
+bool Collector::resumeInForkedChild() noexcept
+{
+    if (__builtin_expect(!m_forkPending.load(std::memory_order_acquire), 1))
+        return false;
+    try {
+        // The child's other threads wait here while the first one starts the stream (once,
+        // about a millisecond), so none of their calls is skipped and no pop loses its push.
+        std::lock_guard lock(g_startMutex);
+        if (enabled())
+            return true; // another thread of the child started it
+        if (!m_forkPending.load(std::memory_order_relaxed))
+            return false; // it failed there
+        const bool started = restartInChild();
+        m_forkPending.store(false, std::memory_order_relaxed);
+        if (started)
+            return true;
+        logOnce("cannot start the stream of a forked child; collector off in it");
+    } catch (...) {
+        m_forkPending.store(false, std::memory_order_relaxed);
+        logOnce("cannot start the stream of a forked child (out of memory?); collector off in it");
+    }
+    return false;
+}
+
+bool Collector::restartInChild()
+{
+    m_pid = getpid();
+    {
+        // The parent's other threads do not exist here; their buffers hold the parent's data.
+        std::lock_guard lock(m_threadsMutex);
+        for (ThreadBuffer* b : m_threads)
+            if (b != m_forkingThread)
+                delete b;
+        m_threads.clear();
+        if (m_forkingThread)
+            m_threads.push_back(m_forkingThread);
+    }
+    {
+        std::lock_guard lock(m_metaMutex);
+        m_meta = metaForChild(static_cast<std::uint32_t>(m_pid)); // fork's thread: tid = pid
+    }
+    // A new stream: every string is defined again, nothing is owed from the parent's.
+    m_records.clear();
+    m_essential.clear();
+    m_metaBatch.clear();
+    m_sentStrings = 1;
+    m_pendingDropped = 0;
+    m_totalDropped = 0;
+    m_lastCalibrationNs = 0;
+    delete m_sink;
+    m_sink = nullptr;
+    if (!openSink() || !startStreaming())
+        return false;
+    m_enabled.store(true, std::memory_order_release);
+    return true;
+}
+
+std::string Collector::metaForChild(std::uint32_t forkingTid) const
+{
+    std::string meta;
+    for (std::size_t pos = 0; pos + sizeof(proto::RecordHeader) <= m_metaSent.size();) {
+        proto::RecordHeader h;
+        std::memcpy(&h, m_metaSent.data() + pos, sizeof h);
+        if (h.size == 0)
+            break;
+        if (h.type == static_cast<std::uint16_t>(proto::RecordType::ThreadInfo)) {
+            // Only the forking thread exists in the child, under a new tid.
+            proto::ThreadInfoRecord r;
+            std::memcpy(&r, m_metaSent.data() + pos, sizeof r);
+            if (r.tid == m_forkingOldTid) {
+                r.tid = forkingTid;
+                appendPod(meta, r);
+            }
+        } else {
+            meta.append(m_metaSent, pos, h.size);
+        }
+        pos += h.size;
+    }
+    return meta;
 }
 
 } // namespace spanscope::collector

@@ -37,6 +37,13 @@ public:
 
     bool enabled() const { return m_enabled.load(std::memory_order_relaxed); }
 
+    // In a child forked without exec, starts the child's own stream on its first NVTX call:
+    // a connection of its own to the viewer, or its own file in SPANSCOPE_OUTPUT_DIR, and a
+    // sender thread. True once recording; false when the collector stays off here (no fork
+    // pending, a single SPANSCOPE_OUTPUT file, or the child's stream could not start).
+    // Any thread; the slow path of the NVTX callbacks while the collector is off.
+    bool resumeInForkedChild() noexcept;
+
     // The calling thread's buffer, created on first use; nullptr when the thread is exiting
     // or the collector is off. Any thread (for itself).
     ThreadBuffer* threadBuffer()
@@ -66,7 +73,20 @@ private:
     static void threadExited(void* buffer);
     static void wakeSender();
     static void atExit();
+    // pthread_atfork handlers: the collector's locks are taken before a fork and released
+    // after it on both sides, so the child never inherits one held by a thread it lacks.
+    static void atForkPrepare();
+    static void atForkParent();
     static void atForkChild();
+    // Opens the destination named by the environment for this process; false if logged.
+    bool openSink();
+    // Sends Hello and starts the sender thread; false if it could not (logged).
+    bool startStreaming();
+    // The forked child's side of resumeInForkedChild, under g_startMutex.
+    bool restartInChild();
+    // Meta records the child's stream must repeat: domains, category names and the name of
+    // the thread that forked (which has a new tid there).
+    std::string metaForChild(std::uint32_t forkingTid) const;
 
     void senderLoop();
     // Drains all buffers and sends what they held; a socket may wait `waitMs` for room (once
@@ -85,7 +105,11 @@ private:
     static constinit thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
 
     std::atomic<bool> m_enabled{false};
-    int m_pid = 0;
+    int m_pid = 0; // the process this collector streams for; 0 in a forked child until it resumes
+    // Set by atForkChild when the child can have a stream of its own (socket or directory).
+    std::atomic<bool> m_forkPending{false};
+    ThreadBuffer* m_forkingThread = nullptr; // its buffer, in a child not yet resumed
+    std::uint32_t m_forkingOldTid = 0;       // its tid in the parent
     StringTable m_strings;
 
     std::mutex m_threadsMutex; // guards m_threads, m_nextIndex
@@ -94,10 +118,12 @@ private:
 
     std::mutex m_metaMutex; // guards m_meta, m_domains
     std::string m_meta;     // domain, category and thread-name records not yet sent
+    std::string m_metaSent; // every one of them ever appended (for a forked child's stream)
     std::unordered_map<std::string, std::uint32_t> m_domains;
 
     // Sender thread state.
     Sink* m_sink = nullptr;
+    bool m_perProcessSink = false; // a socket or a directory: a forked child can open its own
     std::thread m_sender;
     std::mutex m_wakeMutex;
     std::condition_variable m_wake;
@@ -109,7 +135,9 @@ private:
     std::uint32_t m_sentStrings = 1;
     std::uint64_t m_pendingDropped = 0; // lost records not yet reported in a Dropped record
     std::uint64_t m_totalDropped = 0;
-    std::uint64_t m_anchorTicks = 0, m_anchorNs = 0, m_lastCalibrationNs = 0;
+    // The tick rate is measured from the anchor (kept in forked children: the clocks are
+    // the machine's); startTicks is when this process's stream started (Hello).
+    std::uint64_t m_anchorTicks = 0, m_anchorNs = 0, m_lastCalibrationNs = 0, m_startTicks = 0;
     double m_ticksPerSecond = 1e9;
 };
 

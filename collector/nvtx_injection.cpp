@@ -218,6 +218,10 @@ int pop(std::uint32_t domain) noexcept
     if (__builtin_expect(!b, 0))
         return -1;
     const int level = b->depth - 1; // the level this pop closes; -1: nothing open here
+    if (__builtin_expect(level < b->inheritedDepth, 0) && level >= 0) {
+        b->inheritedDepth = level; // a range the parent pushed before the fork: its own
+        return --b->depth;
+    }
     if (__builtin_expect(b->popOfDroppedPush(level), 0)) {
         b->countDrop();
         return --b->depth;
@@ -307,9 +311,12 @@ auto attributes(const nvtxEventAttributes_t* a)
     return [a](ThreadBuffer* b) { return messageOf(b, a); };
 }
 
+// True while the collector records. In a forked child the first call after the fork
+// starts the child's own stream (Collector::resumeInForkedChild); until then it is off.
 bool on() noexcept
 {
-    return collector()->enabled();
+    Collector* c = collector();
+    return __builtin_expect(c->enabled(), 1) || c->resumeInForkedChild();
 }
 
 // ---- CORE module --------------------------------------------------------------------------

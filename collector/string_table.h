@@ -42,6 +42,10 @@ public:
     const Entry* entry(std::uint32_t id) const { return m_entries[id]; }
     std::uint64_t overflows() const { return m_overflows.load(std::memory_order_relaxed); }
 
+    // Around fork (pthread_atfork): no insert is half done when the child's copy is taken.
+    void lockForFork() { m_insertMutex.lock(); }
+    void unlockAfterFork() { m_insertMutex.unlock(); }
+
 private:
     struct Slot
     {

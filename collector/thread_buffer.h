@@ -129,6 +129,29 @@ public:
     std::uint64_t nextRangeId() { return (std::uint64_t(m_index) << 40) | ++m_rangeCounter; }
 
     int depth = 0; // push/pop nesting level returned to the job; producer only
+    // Levels below this were pushed before a fork, in the parent: their pops in the child
+    // close ranges that belong to the parent's stream and are not recorded. Producer only.
+    int inheritedDepth = 0;
+
+    // In a forked child, on the thread that forked (the only one that exists there), from
+    // the atfork child handler: plain stores only. Forgets what the parent's sender had not
+    // taken yet (the parent sends it) and the parent's drop counts and promised pop room;
+    // the ranges open now stay open for the job but belong to the parent (inheritedDepth).
+    void resetAfterFork(std::uint32_t tid)
+    {
+        m_tid = tid;
+        const std::uint64_t head = m_head.load(std::memory_order_relaxed);
+        m_tail.store(head, std::memory_order_relaxed);
+        m_cachedTail = head;
+        m_tailAtLastWake = ~std::uint64_t(0);
+        m_dropped.store(0, std::memory_order_relaxed);
+        senderSeenDropped = 0;
+        for (auto& bits : m_droppedPush)
+            bits = 0;
+        m_droppedOpen = 0;
+        m_popReserve = 0;
+        inheritedDepth = depth;
+    }
 
     // Producer only: the strings this thread interned last, by address, so a name passed again
     // (a string literal, usually) skips hashing and the table probe. `stored` is the interned
@@ -170,7 +193,7 @@ private:
     std::atomic<std::uint64_t> m_dropped{0};
     std::uint64_t m_rangeCounter = 0;
     alignas(64) std::atomic<std::uint64_t> m_tail{0}; // consumer-owned
-    const std::uint32_t m_tid;
+    std::uint32_t m_tid; // changes only in a forked child (resetAfterFork)
     const std::uint32_t m_index;
     RecentString m_recentStrings[kRecentStrings];
     static constexpr int kTrackedLevels = 1024; // push levels whose drop is remembered

@@ -3,6 +3,11 @@
 //   nvtx_workload basic        every callback kind, several threads (counts below)
 //   nvtx_workload open         exits with push/pop and start/end ranges still open
 //   nvtx_workload fork         forks; the child makes NVTX calls and exits; the parent waits
+//   nvtx_workload forkworkers N  forks N workers without exec from inside a range while a
+//                              thread keeps recording; each worker records ranges (counts in
+//                              nvtx_workload_counts.h), ends the inherited range and exits
+//   nvtx_workload forkstorm N  forks N short children (8 at a time), each one range; prints
+//                              the parent's open descriptors before and after ("fds A B")
 //   nvtx_workload flood MS     4 threads push/pop as fast as they can for MS milliseconds
 //   nvtx_workload twolibs      NVTX from this program and from a library with its own NVTX copy
 //   nvtx_workload bench N      N push+pop pairs on one thread, in batches; prints ns per pair
@@ -18,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <nvtx3/nvtx3.hpp>
 #include <string>
 #include <sys/syscall.h>
@@ -151,6 +157,114 @@ int forkJob()
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 3;
 }
 
+// Waits for every child; true if all exited with status 0.
+bool reapAll(const std::vector<pid_t>& children)
+{
+    bool allOk = true;
+    for (const pid_t child : children) {
+        int status = 0;
+        allOk = waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+                WEXITSTATUS(status) == 0 && allOk;
+    }
+    return allOk;
+}
+
+[[noreturn]] void forkedWorker()
+{
+    // Runs in the child: its first NVTX call starts its own stream.
+    const auto& steps = nvtx3::named_category_in<TestDomain>::get<StepCategory>();
+    std::thread helper([] {
+        nvtxNameOsThreadA(osTid(), "worker-thread");
+        for (int i = 0; i < kWorkerRanges; ++i)
+            nvtx3::scoped_range_in<TestDomain> range{"thread-task"};
+    });
+    for (int i = 0; i < kWorkerRanges; ++i)
+        nvtx3::scoped_range_in<TestDomain> range{nvtx3::event_attributes{"worker-task", steps}};
+    helper.join();
+    nvtxRangePop(); // "spawn", pushed by the parent before the fork: the parent's range
+    nvtxMarkA("worker-done");
+    std::exit(0);
+}
+
+int forkWorkers(int workers)
+{
+    nvtxNameOsThreadA(osTid(), "parent-main");
+    // Named here, used by the workers: their streams must carry the name again.
+    nvtx3::named_category_in<TestDomain>::get<StepCategory>();
+    // A thread that records all along, so forks happen while the collector is busy.
+    std::atomic<bool> stop{false}, started{false};
+    std::thread busy([&] {
+        nvtxNameOsThreadA(osTid(), "parent-busy");
+        // Pauses after every few ranges so that even a sanitized viewer keeps up: nothing
+        // is dropped.
+        for (long n = 1; !stop.load(); ++n) {
+            nvtx3::scoped_range_in<TestDomain> range{"busy"};
+            started.store(true);
+            if (n % 10 == 0)
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+    });
+    // Forks only once the thread runs: GCC 12's AddressSanitizer takes no fork handler for
+    // its allocator, and a thread still starting holds its lock now and then, which would
+    // hang a sanitized child (not the collector's doing; the release build does not care).
+    while (!started.load())
+        std::this_thread::yield();
+    nvtxRangePushA("spawn");
+    std::fflush(stdout);
+    std::vector<pid_t> children;
+    for (int i = 0; i < workers; ++i) {
+        const pid_t child = fork();
+        if (child == 0)
+            forkedWorker();
+        if (child > 0)
+            children.push_back(child);
+    }
+    const bool ok = reapAll(children) && int(children.size()) == workers;
+    nvtxRangePop();
+    stop.store(true);
+    busy.join();
+    return ok ? 0 : 3;
+}
+
+int openDescriptors()
+{
+    int n = 0;
+    if (DIR* d = opendir("/proc/self/fd")) {
+        while (readdir(d))
+            ++n;
+        closedir(d);
+    }
+    return n;
+}
+
+int forkStorm(int count)
+{
+    nvtxRangePushA("storm");
+    const int before = openDescriptors();
+    std::fflush(stdout);
+    constexpr int kAtOnce = 8;
+    bool ok = true;
+    for (int started = 0; started < count;) {
+        std::vector<pid_t> batch;
+        for (int i = 0; i < kAtOnce && started < count; ++i, ++started) {
+            const pid_t child = fork();
+            if (child == 0) {
+                nvtxRangePushA("storm-child");
+                nvtxRangePop();
+                std::exit(0);
+            }
+            if (child < 0)
+                return 2;
+            batch.push_back(child);
+        }
+        ok = reapAll(batch) && ok;
+    }
+    const int after = openDescriptors();
+    nvtxRangePop();
+    std::printf("fds %d %d\n", before, after);
+    return ok ? 0 : 3;
+}
+
 int flood(int ms)
 {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
@@ -243,6 +357,10 @@ int main(int argc, char** argv)
         return openRanges();
     if (mode == "fork")
         return forkJob();
+    if (mode == "forkworkers" && argc > 2)
+        return forkWorkers(std::atoi(argv[2]));
+    if (mode == "forkstorm" && argc > 2)
+        return forkStorm(std::atoi(argv[2]));
     if (mode == "flood")
         return flood(argc > 2 ? std::atoi(argv[2]) : 1000);
     if (mode == "twolibs")

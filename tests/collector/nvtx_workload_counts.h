@@ -25,4 +25,9 @@ inline constexpr int kThreadNames = 1 + kThreads;
 // `nvtx_workload phased`: push/pop ranges per phase.
 inline constexpr int kPhaseRanges = 10;
 
+// `nvtx_workload forkworkers N`: every worker (a child forked without exec) records this many
+// "worker-task" ranges (category kStepCategory, named by the parent only) on its forking
+// thread and as many "thread-task" ranges on a thread of its own named "worker-thread".
+inline constexpr int kWorkerRanges = 100;
+
 } // namespace spanscope::test

@@ -1,6 +1,7 @@
 // The viewer's live side without the GUI: model::live::LiveIngest fed by real NVTX jobs
 // started with spanscope-run --connect, the job registry and spanscope-run --wait.
 #include "collector/nvtx_workload_counts.h"
+#include "support/forked_workers_check.h"
 #include "model/live/job_registry.h"
 #include "model/live/live_ingest.h"
 #include "model/live/unix_socket.h"
@@ -246,6 +247,25 @@ private slots:
             named += c.strings.text(d.name) == kDomainName ? 1 : 0;
         QCOMPARE(named, 1);
         QVERIFY2(c.warnings.empty(), warningsText(c).c_str());
+    }
+
+    void forkedWorkersConnectOnTheirOwn()
+    {
+        // Each worker forked without exec opens its own connection on its first NVTX call
+        // and becomes a rank of the live capture.
+        Updates updates;
+        auto ingest = startIngest(updates);
+        QVERIFY(ingest);
+        constexpr int kWorkers = 3;
+        QCOMPARE(runConnected(*ingest, {SPANSCOPE_NVTX_WORKLOAD, "forkworkers",
+                                        QString::number(kWorkers)}),
+                 0);
+        const auto final = updates.waitFinal();
+        QVERIFY(final);
+        QCOMPARE(final->processes, size_t(kWorkers + 1));
+        const std::string problems =
+            spanscope::testing::checkForkedWorkers(*final->loaded.capture, kWorkers);
+        QVERIFY2(problems.empty(), problems.c_str());
     }
 
     void detachKeepsWhatArrivedAndTheJobCarriesOn()

@@ -1,6 +1,7 @@
 // spanscope-run end to end: real NVTX jobs (tests/collector/nvtx_workload.cpp) recorded into
 // capture files, loaded back with model::loadCapture and summarized by spanscope-cli.
 #include "collector/nvtx_workload_counts.h"
+#include "support/forked_workers_check.h"
 #include "model/capture_loader.h"
 #include "model/live/nvtx_assembler.h"
 #include "spanscope_version.h"
@@ -12,6 +13,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -220,6 +222,49 @@ private slots:
         // Nothing of the temporary streams is left beside the capture.
         QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
                  QStringList({"two.h5"}));
+    }
+
+    void forkedWorkersAreProcessesOfTheirOwn()
+    {
+        // Workers forked without exec (as Python's multiprocessing and PyTorch's DataLoader
+        // do), from inside a range while another thread records: each is a rank of its own
+        // with exactly its ranges, its threads, the names given before the fork, and none of
+        // the parent's records.
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("workers.h5");
+        constexpr int kWorkers = 4;
+        const Run run = runTool({"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "forkworkers",
+                                 QString::number(kWorkers)});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains(QString("%1 processes").arg(kWorkers + 1)), qPrintable(run.out));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const std::string problems =
+            spanscope::testing::checkForkedWorkers(*loaded.value().capture, kWorkers);
+        QVERIFY2(problems.empty(), problems.c_str());
+    }
+
+    void forkStormNeitherHangsNorLeaks()
+    {
+        // 1,000 short children, 8 at a time: every one is saved, the job ends, and the
+        // parent holds the same descriptors after the storm as before it.
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("storm.h5");
+        constexpr int kChildren = 1000;
+        const Run run = runTool({"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "forkstorm",
+                                 QString::number(kChildren)});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto fds = QRegularExpression("fds (\\d+) (\\d+)").match(run.out);
+        QVERIFY2(fds.hasMatch(), qPrintable(run.out));
+        QCOMPARE(fds.captured(2), fds.captured(1));
+        QVERIFY2(run.out.contains(QString("%1 processes").arg(kChildren + 1)), qPrintable(run.out));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const Capture& c = *loaded.value().capture;
+        QCOMPARE(c.ranks.size(), size_t(kChildren + 1));
+        QCOMPARE(callsPerRegion(c)["storm-child"], uint64_t(kChildren));
+        QCOMPARE(callsPerRegion(c)["storm"], uint64_t(1));
+        QVERIFY2(c.warnings.empty(), warningsText(c).c_str());
     }
 
     void jobExitsWithRangesOpen()
