@@ -4,10 +4,16 @@
 #include "nvtx_tables_reader.h"
 #include "reader_parts.h"
 
+#include <algorithm>
+#include <climits>
+#include <set>
 
 namespace spanscope::model::io {
 
 namespace {
+
+// More processes than this in one job's metadata is a damaged count, not a job.
+constexpr int64_t kMaxListedProcesses = 1 << 20;
 
 // Reads and validates the root attribute `scope_profiler_schema`; absent means schema 1.
 Result<int> detectSchema(const H5File& file)
@@ -48,6 +54,33 @@ Result<int> detectSchema(const H5File& file)
 
 namespace {
 
+// A rank exists even when it recorded no call: a process of a live capture that only named
+// threads, marked or recorded nothing at all (such captures list every process in the
+// "processes" metadata). The rows alone would lose it.
+void addRanksWithoutCalls(Capture& capture)
+{
+    std::set<int32_t> ranks(capture.ranks.begin(), capture.ranks.end());
+    const size_t before = ranks.size();
+    auto add = [&](int32_t rank) {
+        if (rank >= 0 && rank < INT32_MAX)
+            ranks.insert(rank);
+    };
+    for (const auto& thread : capture.threads)
+        add(thread.rank);
+    for (const auto& task : capture.tasks)
+        add(task.rank);
+    for (const auto& mark : capture.nvtx.marks)
+        add(mark.rank);
+    if (const auto* processes = findMetadata(capture.metadata, "processes");
+        processes && processes->kind == MetadataValue::Kind::Integer)
+        for (int64_t r = 0; r < std::min<int64_t>(processes->integer, kMaxListedProcesses); ++r)
+            add(int32_t(r));
+    if (ranks.size() == before)
+        return;
+    capture.ranks.assign(ranks.begin(), ranks.end());
+    capture.numRanks = std::max(capture.numRanks, *ranks.rbegin() + 1);
+}
+
 Result<std::shared_ptr<Capture>> read(const std::string& path, H5File::Mode mode,
                                       const ProgressRange& progress)
 {
@@ -71,6 +104,7 @@ Result<std::shared_ptr<Capture>> read(const std::string& path, H5File::Mode mode
     if (auto tables = readLaneTables(file, *capture); !tables)
         return tables.error();
     readNvtxTables(file, *capture);
+    addRanksWithoutCalls(*capture);
     checkEvents(*capture);
     capture->rowExclusive.assign(capture->rows.size(), -1);
     progress.report(1.0);

@@ -4,6 +4,7 @@
 #include "model/io/capture_writer.h"
 #include "model/io/h5_file.h"
 #include "model/io/region_file_reader.h"
+#include "support/capture_builder.h"
 #include "support/h5_builder.h"
 #include "support/test_helpers.h"
 
@@ -422,6 +423,32 @@ private slots:
         QCOMPARE(version, model::io::kCaptureFormatVersion);
         QVERIFY(readIntAttribute(file, "/", "scope_profiler_schema", schema));
         QCOMPARE(schema, int64_t(3));
+    }
+
+    void ranksWithoutCallsSurvive()
+    {
+        // Processes of a live capture that recorded no range keep their ranks when saved
+        // and read back: rank 1 only named a thread, rank 2 recorded nothing at all (listed
+        // by the "processes" count). Ranks used to come from the calls alone.
+        auto capture = buildCapture("work 0 10 20\n");
+        model::Capture& c = *capture;
+        model::ThreadInfo thread;
+        thread.rank = 1;
+        thread.name = c.strings.intern("only-named");
+        c.threads.push_back(thread);
+        model::MetadataValue processes;
+        processes.kind = model::MetadataValue::Kind::Integer;
+        processes.integer = 3;
+        c.metadata.push_back({"processes", processes});
+        c.ranks = {0, 1, 2};
+        c.numRanks = 3;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("ranks.h5").toStdString();
+        QVERIFY(model::io::writeCaptureFile(c, path).ok());
+        auto back = read(path);
+        QVERIFY(back);
+        QCOMPARE(back->ranks, std::vector<int32_t>({0, 1, 2}));
+        QCOMPARE(back->numRanks, 3);
     }
 
     void missingDirectoryFails()
