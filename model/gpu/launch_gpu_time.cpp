@@ -1,5 +1,7 @@
 #include "launch_gpu_time.h"
 
+#include "../stats/saturating.h"
+
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
@@ -20,9 +22,9 @@ std::vector<std::pair<uint32_t, int64_t>> launchTotals(const Capture& capture)
         if (flows.kind(i) != FlowKind::Launch)
             continue;
         const uint32_t to = flows.to(i);
-        const int64_t duration = e.end[to] >= e.start[to] ? e.end[to] - e.start[to] : 0;
+        const int64_t duration = e.end[to] >= e.start[to] ? subtractSaturating(e.end[to], e.start[to]) : 0;
         if (!totals.empty() && totals.back().first == flows.from(i))
-            totals.back().second += duration;
+            totals.back().second = addSaturating(totals.back().second, duration);
         else
             totals.emplace_back(flows.from(i), duration);
     }
@@ -56,7 +58,7 @@ void deriveLaunchGpuTime(Capture& capture)
         if (capture.regionKind(row.region) != RegionKind::Cpu)
             for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
                 if (e.end[i] >= e.start[i])
-                    e.gpu[i] = e.end[i] - e.start[i];
+                    e.gpu[i] = subtractSaturating(e.end[i], e.start[i]);
     // Per track: launch starts, ascending, with prefix sums of their GPU time.
     struct Launches
     {

@@ -4,6 +4,7 @@
 
 #include "capture_writer.h"
 
+#include "../stats/saturating.h"
 #include "capture_file_checks.h"
 #include "capture_file_writer.h"
 #include "forked_job.h"
@@ -325,8 +326,8 @@ Status Writer::summaryStatistics(bool aggregate)
             s.endMaximum = INT64_MIN;
         }
         for (uint64_t k = row.offset; k < row.offset + row.count; ++k) {
-            const int64_t d = e.end[k] - e.start[k];
-            s.total += d;
+            const int64_t d = subtractSaturating(e.end[k], e.start[k]);
+            s.total = addSaturating(s.total, d);
             s.minimum = std::min(s.minimum, d);
             s.maximum = std::max(s.maximum, d);
             s.startMinimum = std::min(s.startMinimum, e.start[k]);
@@ -341,7 +342,7 @@ Status Writer::summaryStatistics(bool aggregate)
             s.last = e.end[row.offset + row.count - 1] - e.start[row.offset + row.count - 1];
             s.mean = double(s.total) / double(row.count);
             for (uint64_t k = row.offset; k < row.offset + row.count; ++k) {
-                const double delta = double(e.end[k] - e.start[k]) - s.mean;
+                const double delta = double(subtractSaturating(e.end[k], e.start[k])) - s.mean;
                 s.m2 += delta * delta;
             }
         }

@@ -23,9 +23,19 @@ std::mutex& hdf5Mutex()
     return mutex;
 }
 
+// clang does not define GCC's __SANITIZE_* macros; it answers __has_feature instead.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SPANSCOPE_CLANG_SANITIZED 1
+#endif
+#endif
+#ifndef SPANSCOPE_CLANG_SANITIZED
+#define SPANSCOPE_CLANG_SANITIZED 0
+#endif
+
 Status probeStructureInChild(const std::string& path)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || SPANSCOPE_CLANG_SANITIZED
     // Sanitizer runtimes are not fork-safe: a child forked while another thread holds the
     // sanitizer allocator's lock blocks forever on its first malloc. Sanitized builds are
     // for testing our own code, so they read in-process.

@@ -2,6 +2,8 @@
 
 #include "reader_parts.h"
 
+#include "../stats/saturating.h"
+
 #include <set>
 
 namespace spanscope::model::io {
@@ -44,7 +46,7 @@ void checkEvents(Capture& capture)
             if (events.end[i] < events.start[i])
                 ++unclosed;
             else
-                total += events.end[i] - events.start[i];
+                total = addSaturating(total, subtractSaturating(events.end[i], events.start[i]));
         }
         // The writer's stored summary must agree with the calls it summarizes.
         if (row.stored && row.count > 0 && unclosed == 0 && row.stored->total != total)

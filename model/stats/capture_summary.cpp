@@ -1,5 +1,7 @@
 #include "capture_summary.h"
 
+#include "saturating.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -19,7 +21,7 @@ std::optional<double> imbalance(const std::vector<RegionStats>& perRow, std::spa
         const int64_t total = perRow[r].total;
         maximum = std::max(maximum, total);
         if (total > 0) {
-            sum += total;
+            sum = addSaturating(sum, total);
             ++positive;
         }
     }

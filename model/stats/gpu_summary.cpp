@@ -1,5 +1,6 @@
 #include "gpu_summary.h"
 
+#include "saturating.h"
 #include "../gpu/launch_gpu_time.h"
 
 #include <algorithm>
@@ -22,19 +23,19 @@ GpuSummary summarizeGpu(const Capture& capture)
             StreamActivity& s = streams[{track.device, track.stream}];
             s.device = track.device;
             s.stream = track.stream;
-            const int64_t duration = e.end[i] >= e.start[i] ? e.end[i] - e.start[i] : 0;
+            const int64_t duration = e.end[i] >= e.start[i] ? subtractSaturating(e.end[i], e.start[i]) : 0;
             if (kind == RegionKind::Kernel) {
                 ++s.kernels;
-                s.kernelNs += duration;
+                s.kernelNs = addSaturating(s.kernelNs, duration);
             } else if (kind == RegionKind::Memcpy) {
                 ++s.memcpys;
-                s.memcpyNs += duration;
+                s.memcpyNs = addSaturating(s.memcpyNs, duration);
                 const int64_t row = capture.gpuActivities.rowOf(uint32_t(i));
                 if (row >= 0)
                     s.memcpyBytes += capture.gpuActivities.copyBytes(size_t(row)).value_or(0);
             } else {
                 ++s.memsets;
-                s.memsetNs += duration;
+                s.memsetNs = addSaturating(s.memsetNs, duration);
             }
         }
     }

@@ -1,5 +1,6 @@
 #include "nesting.h"
 
+#include "saturating.h"
 #include "overlap_lanes.h"
 
 #include <algorithm>
@@ -77,7 +78,7 @@ private:
             m_laneRowTouched[row] = true;
             m_touchedRows.push_back(row);
         }
-        m_laneRowExclusive[row] += ns;
+        m_laneRowExclusive[row] = addSaturating(m_laneRowExclusive[row], ns);
     }
 
     const Capture& m_capture;
@@ -172,13 +173,13 @@ void Nester::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32
         while (!m_stack.empty() && m_stack.back().end < end)
             m_stack.pop_back();
     }
-    const int64_t duration = end - start;
+    const int64_t duration = subtractSaturating(end, start);
     auto& exclusive = rowExclusive;
-    exclusive[row] += duration;
+    exclusive[row] = addSaturating(exclusive[row], duration);
     addLaneExclusive(row, duration);
     if (!m_stack.empty()) {
         const uint32_t parentRow = m_stack.back().row;
-        exclusive[parentRow] -= duration;
+        exclusive[parentRow] = subtractSaturating(exclusive[parentRow], duration);
         addLaneExclusive(parentRow, -duration);
     }
     const auto depth = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));

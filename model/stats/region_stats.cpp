@@ -1,5 +1,6 @@
 #include "region_stats.h"
 
+#include "saturating.h"
 #include "percentile.h"
 
 #include <algorithm>
@@ -29,14 +30,14 @@ RegionStats aggregateStats(const Capture& capture, std::span<const uint32_t> row
             continue;
         const auto& a = *row.aggregate;
         stats.calls += a.count;
-        stats.total += a.total;
+        stats.total = addSaturating(stats.total, a.total);
         if (a.count > 0) {
             stats.minimum = any ? std::min(stats.minimum, a.minimum) : a.minimum;
             stats.maximum = any ? std::max(stats.maximum, a.maximum) : a.maximum;
             any = true;
         }
         if (a.exclusive >= 0)
-            exclusive += a.exclusive;
+            exclusive = addSaturating(exclusive, a.exclusive);
         else
             exclusiveKnown = false;
     }
@@ -57,16 +58,16 @@ std::optional<int64_t> exclusiveOf(const Capture& capture, std::span<const uint3
             const Track& track = capture.track(lane.track);
             if (track.kind == TrackKind::Thread && track.thread == thread->threadId
                 && std::find(rows.begin(), rows.end(), lane.row) != rows.end())
-                sum += lane.exclusiveNs;
+                sum = addSaturating(sum, lane.exclusiveNs);
         }
         return sum;
     }
     int64_t sum = 0;
     for (const uint32_t r : rows) {
         if (capture.nestingComputed)
-            sum += capture.rowExclusive[r];
+            sum = addSaturating(sum, capture.rowExclusive[r]);
         else if (capture.rows[r].storedExclusive >= 0)
-            sum += capture.rows[r].storedExclusive;
+            sum = addSaturating(sum, capture.rows[r].storedExclusive);
         else
             return std::nullopt;
     }
@@ -84,7 +85,7 @@ std::vector<int64_t> closedDurations(const Capture& capture, std::span<const uin
         const auto& row = capture.rows[r];
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
             if (events.end[i] >= events.start[i] && inThread(capture, r, i, thread))
-                durations.push_back(events.end[i] - events.start[i]);
+                durations.push_back(subtractSaturating(events.end[i], events.start[i]));
     }
     return durations;
 }
@@ -119,7 +120,7 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
                 ++stats.unclosed;
                 continue;
             }
-            const int64_t duration = end - start;
+            const int64_t duration = subtractSaturating(end, start);
             scratch.push_back(duration);
             if (!rowHasFirst) {
                 rowHasFirst = true;
@@ -132,10 +133,10 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
             stats.endMax = std::max(stats.endMax, end);
             if (events.hasGpu() && events.gpu[i] >= 0) {
                 ++gpuCalls;
-                gpuTotal += events.gpu[i];
+                gpuTotal = addSaturating(gpuTotal, events.gpu[i]);
             }
             if (events.hasAwait())
-                awaitTotal += events.awaitNs[i];
+                awaitTotal = addSaturating(awaitTotal, events.awaitNs[i]);
         }
         if (rowHasFirst) {
             if (rowFirstStart < firstStart) {
@@ -157,7 +158,7 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
     } else {
         int64_t total = 0, minimum = scratch.front(), maximum = scratch.front();
         for (const int64_t d : scratch) {
-            total += d;
+            total = addSaturating(total, d);
             minimum = std::min(minimum, d);
             maximum = std::max(maximum, d);
         }

@@ -1,5 +1,6 @@
 #include "span_tree.h"
 
+#include "saturating.h"
 #include "nesting.h"
 
 #include <algorithm>
@@ -63,11 +64,12 @@ public:
             m_tree.nodes[parent].children.push_back(it->second);
         }
         SpanTreeNode& node = m_tree.nodes[it->second];
-        const int64_t duration = m_capture.events.end[event] - m_capture.events.start[event];
+        const int64_t duration =
+            subtractSaturating(m_capture.events.end[event], m_capture.events.start[event]);
         node.minimum = node.calls ? std::min(node.minimum, duration) : duration;
         node.maximum = node.calls ? std::max(node.maximum, duration) : duration;
         ++node.calls;
-        node.inclusive += duration;
+        node.inclusive = addSaturating(node.inclusive, duration);
         m_stack.push_back({depth, it->second});
     }
 
@@ -81,7 +83,7 @@ public:
         for (size_t i = nodes.size(); i-- > 0;)
             if (nodes[i].region < 0)
                 for (uint32_t child : nodes[i].children)
-                    nodes[i].inclusive += nodes[child].inclusive;
+                    nodes[i].inclusive = addSaturating(nodes[i].inclusive, nodes[child].inclusive);
         for (size_t i = 0; i < m_tree.roots.size(); ++i)
             nodes[m_tree.roots[i]].row = uint32_t(i);
         for (auto& node : nodes) {
@@ -89,8 +91,8 @@ public:
                 nodes[node.children[i]].row = uint32_t(i);
             int64_t children = 0;
             for (uint32_t child : node.children)
-                children += nodes[child].inclusive;
-            node.exclusive = node.inclusive - children;
+                children = addSaturating(children, nodes[child].inclusive);
+            node.exclusive = subtractSaturating(node.inclusive, children);
             if (node.parent != SpanTreeNode::kNoParent) {
                 const int64_t parent = nodes[node.parent].inclusive;
                 node.shareOfParent = parent > 0 ? double(node.inclusive) / double(parent) : 0.0;

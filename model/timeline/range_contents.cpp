@@ -1,6 +1,9 @@
 #include "range_contents.h"
 
+#include "../stats/saturating.h"
+
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace spanscope::model {
@@ -33,8 +36,12 @@ RangeContents collect(const Capture& capture, const TimelineIndex& index, const 
             RegionShare& share = byRegion[region];
             share.region = region;
             share.calls += stride;
-            const int64_t busy = std::min(events.end[e], t1) - std::max(events.start[e], t0);
-            share.busyNs += std::max<int64_t>(0, busy) * int64_t(stride);
+            const int64_t busy =
+                subtractSaturating(std::min(events.end[e], t1), std::max(events.start[e], t0));
+            int64_t scaled;
+            if (__builtin_mul_overflow(std::max<int64_t>(0, busy), int64_t(stride), &scaled))
+                scaled = std::numeric_limits<int64_t>::max();
+            share.busyNs = addSaturating(share.busyNs, scaled);
         }
     }
     for (auto& [region, share] : byRegion)

@@ -1,5 +1,6 @@
 #include "timeline_index.h"
 
+#include "../stats/saturating.h"
 #include "../stats/nesting.h"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ void finishRow(const Capture& capture, DepthRow& row)
     bool endsOrdered = true;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t e = row.events[i];
-        row.busyPrefix[i + 1] = row.busyPrefix[i] + (end[e] - start[e]);
+        row.busyPrefix[i + 1] = addSaturating(row.busyPrefix[i], subtractSaturating(end[e], start[e]));
         if (i > 0 && end[e] < end[row.events[i - 1]])
             endsOrdered = false;
     }

@@ -72,6 +72,7 @@ private:
     void ensureParent(const std::string& path);
 
     hid_t m_file = -1;
+    hid_t m_transfer = -1; // dataset transfer properties of every write
     bool m_ok = true;
 };
 

@@ -25,7 +25,7 @@ constexpr int64_t kCpuPidBase = 1000000;
 class Output
 {
 public:
-    Output(const std::string& path, bool gzip) : m_gzip(gzip)
+    Output(const std::string& path, bool gzip)
     {
         if (gzip)
             m_gz = gzopen(path.c_str(), "wb1"); // fast: exporting 5 M events must not crawl
@@ -75,7 +75,6 @@ public:
     const std::string& error() const { return m_error; }
 
 private:
-    bool m_gzip;
     gzFile m_gz = nullptr;
     std::FILE* m_file = nullptr;
     std::string m_buffer;

@@ -1,0 +1,49 @@
+// Collector wire streams as the viewer and spanscope-run receive them: any bytes, split into
+// one or two processes' streams and fed in pieces of any size, through the protocol decoder,
+// the NVTX assembler, the process merge and the analysis of the capture they make.
+#include "fuzz_input.h"
+#include "fuzz_support.h"
+#include "fuzz_targets.h"
+#include "model/live/job_assembler.h"
+
+#include <string>
+
+namespace spanscope::fuzz {
+
+int wireStream(const std::uint8_t* data, std::size_t size)
+{
+    // A 7-byte prefix chooses how the rest arrives (scripts/fuzz-seeds.sh writes seeds so).
+    FuzzInput in(data, size);
+    const int streams = 1 + in.inRange(0, 1);
+    const std::size_t piece = 1 + in.inRange<std::size_t>(0, 4095); // bytes per read
+    const bool budget = in.flag();          // a span budget of 1,000 spans per second
+    const bool detachLast = in.flag();      // the viewer stops reading the last stream
+    const auto split = in.inRange<std::uint16_t>(0, 65535); // where process 2's bytes begin
+    const std::string bytes = in.rest();
+
+    model::live::NvtxAssemblerOptions options;
+    if (budget)
+        options.maxSpansPerSecond = 1000;
+    model::live::JobAssembler job(options);
+    const std::size_t cut = streams == 2 ? bytes.size() * split / 65536 : bytes.size();
+    const std::string parts[2] = {bytes.substr(0, cut), bytes.substr(cut)};
+    for (int s = 0; s < streams; ++s) {
+        const std::string& part = parts[s];
+        const std::size_t id = job.addStream("stream " + std::to_string(s + 1));
+        for (std::size_t at = 0; at < part.size(); at += piece)
+            if (!job.feed(id, part.data() + at, std::min(piece, part.size() - at)))
+                break; // malformed: the rest is ignored, what decoded is kept
+        if (detachLast && s == streams - 1)
+            job.detachStream(id);
+        else
+            job.finishStream(id);
+    }
+    job.jobEnded();
+    auto capture = job.snapshot();
+    FUZZ_CHECK(capture != nullptr);
+    FUZZ_CHECK(capture->events.start.size() == capture->events.end.size());
+    analyze(std::move(capture));
+    return 0;
+}
+
+} // namespace spanscope::fuzz

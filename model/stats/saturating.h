@@ -1,0 +1,28 @@
+#pragma once
+// Nanosecond arithmetic that cannot overflow. Real captures never come near INT64_MAX ns
+// (292 years), but a damaged or hostile file or stream can hold any value: a difference
+// or sum that would wrap (undefined behaviour, and a negative total on screen) stops at
+// the limit instead.
+#include <cstdint>
+#include <limits>
+
+namespace spanscope::model {
+
+inline int64_t addSaturating(int64_t a, int64_t b)
+{
+    int64_t sum;
+    if (__builtin_add_overflow(a, b, &sum))
+        return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    return sum;
+}
+
+// end - start: a duration, or the time between two instants.
+inline int64_t subtractSaturating(int64_t end, int64_t start)
+{
+    int64_t difference;
+    if (__builtin_sub_overflow(end, start, &difference))
+        return start < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    return difference;
+}
+
+} // namespace spanscope::model

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds spanscope's libFuzzer targets (fuzz/) with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer in build-fuzz/ and runs each one for a bounded time, starting
+# from its inputs in tests/data/fuzz/<target>/ and the corpus kept in build-fuzz/corpus/
+# from earlier runs. Fails on any crash, leak, sanitizer report or timeout, and says where
+# the input that caused it is. Prints runs, executions per second and corpus size.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]       default 60 (4 targets: 4 minutes)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+jobs=$(nproc 2>/dev/null || echo 2)
+build=$root/build-fuzz
+
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+# Only the targets are built: no viewer, tests or benchmarks.
+cmake -S "$root" -B "$build" -G Ninja "${launcher[@]}" -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPANSCOPE_FUZZ=ON \
+  -DSPANSCOPE_BUILD_GUI=OFF -DSPANSCOPE_BUILD_TESTS=OFF -DSPANSCOPE_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j "$jobs" --target fuzzers
+
+failed=0
+for target in wire_stream chrome_trace region_file capture_file; do
+  corpus=$build/corpus/$target
+  artifacts=$build/findings/$target
+  log=$build/fuzz-$target.log
+  mkdir -p "$corpus" "$artifacts"
+  # New inputs go to the first folder (kept); the seeds are only read. The timeout is per
+  # input (seconds); the memory limit is per process (MiB).
+  if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     "$build/bin/fuzz_$target" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=3072 \
+       -print_final_stats=1 -artifact_prefix="$artifacts/" \
+       "$corpus" "$root/tests/data/fuzz/$target" >"$log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    inputs=$(find "$corpus" "$root/tests/data/fuzz/$target" -type f | wc -l)
+    echo "fuzz_$target: ${runs:-?} runs in ${seconds} s, ${rate:-?} exec/s, corpus $inputs inputs, no finding"
+  else
+    failed=1
+    echo "fuzz_$target FAILED; the end of its log ($log):"
+    tail -n 60 "$log"
+    echo "The input is in $artifacts/. Once fixed, keep it as"
+    echo "tests/data/fuzz/$target/regression-<what> so fuzz_replay checks it in every build."
+  fi
+done
+exit "$failed"
