@@ -193,18 +193,28 @@ Status readAggregateColumns(const H5File& file, size_t rows, std::vector<RegionR
 }
 
 // Schema 3: per row, start = running sum of deltas (restarting at each row), end = start +
-// duration. In place: start holds deltas, end holds durations on entry.
-void decodeDeltas(const std::vector<RegionRow>& rows, EventColumns& events)
+// duration. In place: start holds deltas, end holds durations on entry. Sums past 64 bits
+// (a damaged file) stop at the limit, and the row says so.
+void decodeDeltas(Capture& capture)
 {
-    for (const auto& row : rows) {
+    EventColumns& events = capture.events;
+    for (const auto& row : capture.rows) {
         int64_t* start = events.start.data() + row.offset;
         int64_t* end = events.end.data() + row.offset;
         int64_t running = 0;
+        bool overflowed = false;
         for (uint64_t i = 0; i < row.count; ++i) {
-            running += start[i];
+            overflowed |= __builtin_add_overflow(running, start[i], &running);
             start[i] = running;
-            end[i] += running;
+            overflowed |= __builtin_add_overflow(end[i], running, &end[i]);
         }
+        if (overflowed)
+            capture.warnings.push_back(
+                {"region '" + capture.regionName(row.region) + "' on rank "
+                     + std::to_string(row.rank)
+                     + ": its start deltas and durations add up past 64-bit nanoseconds; "
+                       "the file is damaged and its times there are meaningless",
+                 eventColumn("start_deltas")});
     }
 }
 
@@ -348,7 +358,7 @@ Status readColumnar(const H5File& file, Capture& capture, const ProgressRange& p
     readSummaryStatistics(file, indexColumn("summary_statistics"), capture);
 
     if (deltas && !aggregate)
-        decodeDeltas(capture.rows, capture.events);
+        decodeDeltas(capture);
     if (aggregate)
         capture.events = EventColumns{};
 

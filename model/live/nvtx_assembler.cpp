@@ -57,7 +57,13 @@ int64_t NvtxAssembler::toNs(uint64_t ticks)
         return int64_t(ticks); // rewritten when the first calibration arrives
     const double delta =
         (double(ticks) - double(m_calibration.ticks)) * 1e9 / m_calibration.ticksPerSecond;
-    return int64_t(m_calibration.monotonicNs) + int64_t(delta);
+    // A damaged or hostile stream may put a tick or a rate anywhere: keep times where an
+    // int64 holds them and their differences (±2^62 ns, ±146 years).
+    constexpr double kLimit = 4611686018427387904.0; // 2^62
+    const double ns = double(int64_t(m_calibration.monotonicNs)) + delta;
+    if (!(ns > -kLimit))
+        return -int64_t(kLimit);
+    return ns < kLimit ? int64_t(ns) : int64_t(kLimit);
 }
 
 void NvtxAssembler::seen(int64_t ns)
