@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs every test: first a normal
 # warnings-as-errors build (build-test/), then the same suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/). GUI tests run offscreen; no display needed.
-#   scripts/test.sh            both passes
+# UndefinedBehaviorSanitizer (build-asan/), then every fuzz target for a bounded time
+# (scripts/fuzz.sh, build-fuzz/; SPANSCOPE_FUZZ_SECONDS per target, default 60). GUI tests
+# run offscreen; no display needed.
+#   scripts/test.sh            all three
 #   scripts/test.sh --quick    the normal pass only
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,4 +29,5 @@ if [ "${1:-}" != "--quick" ]; then
   # Benchmarks are not part of the sanitized pass: they only time things.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     run_pass build-asan -DCMAKE_BUILD_TYPE=Debug -DSPANSCOPE_SANITIZE=ON -DSPANSCOPE_BUILD_BENCH=OFF
+  "$root/scripts/fuzz.sh" "${SPANSCOPE_FUZZ_SECONDS:-60}"
 fi
