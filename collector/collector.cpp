@@ -4,6 +4,7 @@
 #include "protocol/spanscope_protocol.h"
 #include "sink.h"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -56,12 +57,45 @@ std::size_t countRecords(const char* p, std::size_t size)
     return n;
 }
 
+// Writes one line to stderr without raising SIGPIPE: the job's stderr may be a pipe to a
+// viewer that died, and a message of the collector must not kill the job. SIGPIPE is held
+// in this thread for the write, and the one the write raised (if any) is taken back.
+void writeLine(const char* text)
+{
+    const int savedErrno = errno;
+    sigset_t pipe, previous, pending;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, &previous);
+    sigpending(&pending);
+    const bool alreadyPending = sigismember(&pending, SIGPIPE) == 1;
+    for (std::size_t left = std::strlen(text); left > 0;) {
+        const ssize_t n = ::write(STDERR_FILENO, text, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        text += n;
+        left -= std::size_t(n);
+    }
+    if (!alreadyPending) {
+        const timespec now{};
+        while (sigtimedwait(&pipe, nullptr, &now) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    errno = savedErrno;
+}
+
 } // namespace
 
 void Collector::logOnce(const char* message)
 {
-    if (!g_logged.exchange(true))
-        std::fprintf(stderr, "spanscope-collector: %s\n", message);
+    if (g_logged.exchange(true))
+        return;
+    char line[512];
+    std::snprintf(line, sizeof line, "spanscope-collector: %s\n", message);
+    writeLine(line);
 }
 
 void Collector::switchOff(const char* reason)
@@ -459,11 +493,14 @@ void Collector::finish()
     } catch (...) {
     }
     m_enabled.store(false, std::memory_order_relaxed);
-    if (m_totalDropped > 0)
-        std::fprintf(stderr,
-                     "spanscope-collector: %llu records dropped (thread buffers full or the "
-                     "viewer did not keep up)\n",
-                     static_cast<unsigned long long>(m_totalDropped));
+    if (m_totalDropped > 0) {
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "spanscope-collector: %llu records dropped (thread buffers full or the "
+                      "viewer did not keep up)\n",
+                      static_cast<unsigned long long>(m_totalDropped));
+        writeLine(line);
+    }
     m_sink->close();
 }
 

@@ -52,6 +52,8 @@ constexpr const char* kUsage =
     "  --help             this text\n"
     "  --version          the version of spanscope\n"
     "\n"
+    "With --output, Ctrl-C, SIGTERM and SIGHUP end the job, and what it recorded is saved.\n"
+    "\n"
     "Exit status:\n"
     "  the job's (128 + signal if it was killed); 2 for bad usage or when the job cannot be\n"
     "  started; 1 if the capture cannot be saved; 130 when a waiting job is withdrawn\n";
@@ -141,6 +143,16 @@ bool saveCapture(const std::vector<std::string>& streams, const std::string& out
 }
 
 volatile std::sig_atomic_t g_interrupted = 0;
+// The job while spanscope-run records it; termination requests are passed on to it.
+volatile std::sig_atomic_t g_job = 0;
+
+// SIGTERM or SIGHUP (a scheduler's kill, a closed terminal) ends the job, not the recorder:
+// spanscope-run passes it on and stays to save what the job recorded.
+void forwardToJob(int signal)
+{
+    if (g_job > 0)
+        ::kill(pid_t(g_job), signal);
+}
 
 // --wait: lists the job, waits for a viewer, then becomes the job streaming to it.
 int waitForViewer(char** command)
@@ -268,6 +280,12 @@ int main(int argc, char** argv)
     // Ctrl-C reaches the job (same process group); we stay to save what it recorded.
     std::signal(SIGINT, SIG_IGN);
     std::signal(SIGQUIT, SIG_IGN);
+    // Held until the job's pid is known, so a request arriving meanwhile is not lost.
+    sigset_t terminate, previous;
+    sigemptyset(&terminate);
+    sigaddset(&terminate, SIGTERM);
+    sigaddset(&terminate, SIGHUP);
+    ::sigprocmask(SIG_BLOCK, &terminate, &previous);
     const pid_t child = ::fork();
     if (child < 0) {
         std::fprintf(stderr, "spanscope-run: cannot fork: %s\n", std::strerror(errno));
@@ -277,11 +295,20 @@ int main(int argc, char** argv)
     if (child == 0) {
         std::signal(SIGINT, SIG_DFL);
         std::signal(SIGQUIT, SIG_DFL);
+        ::sigprocmask(SIG_SETMASK, &previous, nullptr);
         ::execvp(command[0], command);
         std::fprintf(stderr, "spanscope-run: cannot run %s: %s\n", command[0],
                      std::strerror(errno));
         ::_exit(127);
     }
+    g_job = child;
+    struct sigaction forward
+    {
+    };
+    forward.sa_handler = forwardToJob;
+    ::sigaction(SIGTERM, &forward, nullptr);
+    ::sigaction(SIGHUP, &forward, nullptr);
+    ::sigprocmask(SIG_SETMASK, &previous, nullptr);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }

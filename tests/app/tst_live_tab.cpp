@@ -24,6 +24,8 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 using namespace spanscope;
 using namespace spanscope::test;
@@ -88,6 +90,29 @@ bool waitForStatus(app::LiveTab* tab, const QString& text)
     return QTest::qWaitFor([tab, text] { return tab->statusText().contains(text); }, kJobTimeoutMs);
 }
 
+// A child of `parent` running `name` (its /proc comm), or 0.
+pid_t childNamed(qint64 parent, const QByteArray& name)
+{
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const pid_t pid = entry.toInt(&number);
+        if (!number)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // "pid (comm) state ppid ...": comm may hold spaces, so split after the last ')'.
+        const QByteArray line = stat.readAll();
+        const qsizetype open = line.indexOf('('), close = line.lastIndexOf(')');
+        if (open < 0 || close < open)
+            continue;
+        const QList<QByteArray> rest = line.mid(close + 2).split(' ');
+        if (rest.size() > 1 && rest[1].toLongLong() == parent && line.mid(open + 1, close - open - 1) == name)
+            return pid;
+    }
+    return 0;
+}
+
 } // namespace
 
 class TestLiveTab : public QObject
@@ -128,6 +153,39 @@ private slots:
         QVERIFY(waitUntilOver(tab));
         QCOMPARE(tab->view()->capture()->events.size(), size_t(kPhases * kPhaseRanges));
         QVERIFY(window.errors.isEmpty());
+    }
+
+    void viewerKilledMidCaptureLeavesTheJobUnharmed()
+    {
+        // A real viewer process records a job it launched and is killed (SIGKILL) in the
+        // middle: the job carries on to its end and exits with its own code. The job's
+        // output went to the dead viewer too, so nothing the collector says may kill it
+        // (SIGPIPE). This test adopts the orphaned job (a subreaper) to see how it ended.
+        QCOMPARE(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+        QTemporaryDir gates, config;
+        QProcess viewer;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("XDG_CONFIG_HOME", config.path());
+        viewer.setProcessEnvironment(env);
+        viewer.start(SPANSCOPE_VIEWER, {"--launch", "--", SPANSCOPE_NVTX_WORKLOAD, "phased", "3",
+                                        gates.path(), "7"});
+        QVERIFY(viewer.waitForStarted());
+        // Phase 1 is done: the job runs and its collector streams to the viewer.
+        QVERIFY(QTest::qWaitFor([&] { return QFile::exists(gates.filePath("done-1")); }, kJobTimeoutMs));
+        pid_t job = 0;
+        QVERIFY(QTest::qWaitFor([&] { return (job = childNamed(viewer.processId(), "nvtx_workload")) > 0; },
+                                kJobTimeoutMs));
+        viewer.kill();
+        QVERIFY(viewer.waitForFinished(kJobTimeoutMs));
+        for (const char* gate : {"go-2", "go-3"})
+            QVERIFY(QFile(gates.filePath(gate)).open(QIODevice::WriteOnly));
+        int status = 0;
+        QVERIFY(QTest::qWaitFor([&] { return ::waitpid(job, &status, WNOHANG) == job; }, kJobTimeoutMs));
+        ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+        QVERIFY2(WIFEXITED(status), qPrintable(QString("the job died of signal %1").arg(WTERMSIG(status))));
+        QCOMPARE(WEXITSTATUS(status), 7);
+        QVERIFY(QFile::exists(gates.filePath("done-3")));
     }
 
     void launchedJobGrowsAndEnds()

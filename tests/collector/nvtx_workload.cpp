@@ -11,14 +11,19 @@
 //   nvtx_workload flood MS     4 threads push/pop as fast as they can for MS milliseconds
 //   nvtx_workload twolibs      NVTX from this program and from a library with its own NVTX copy
 //   nvtx_workload bench N      N push+pop pairs on one thread, in batches; prints ns per pair
-//   nvtx_workload phased N DIR N phases of kPhaseRanges "phase" ranges each; before every
-//                              phase after the first it waits until the file DIR/go-K
-//                              exists (K = 2..N), so a test decides when the job goes on
+//   nvtx_workload phased N DIR [EXIT]  N phases of kPhaseRanges "phase" ranges each; before
+//                              every phase after the first it waits until the file DIR/go-K
+//                              exists (K = 2..N), so a test decides when the job goes on;
+//                              after each phase it creates DIR/done-K; exits with EXIT (0)
+//   nvtx_workload crash KIND DIR  kCrashBeforeRanges "before" ranges, then opens "open-outer"
+//                              (push) and "open-async" (start), creates DIR/ready, waits for
+//                              DIR/go and dies: KIND segv (SIGSEGV), abort, or kill (SIGKILL)
 //
 // The expected record counts of `basic` are in nvtx_workload_counts.h, shared with the test.
 #include "nvtx_workload_counts.h"
 
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -315,21 +320,52 @@ int bench(long n)
     return 0;
 }
 
-int phased(int phases, const std::string& dir)
+void touch(const std::string& path)
+{
+    if (std::FILE* f = std::fopen(path.c_str(), "w"))
+        std::fclose(f);
+}
+
+void waitForFile(const std::string& path)
+{
+    while (access(path.c_str(), F_OK) != 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+int crash(const std::string& kind, const std::string& dir)
+{
+    for (int i = 0; i < kCrashBeforeRanges; ++i) {
+        nvtxRangePushA("before");
+        nvtxRangePop();
+    }
+    nvtxRangePushA("open-outer");
+    nvtxRangeStartA("open-async");
+    touch(dir + "/ready");
+    waitForFile(dir + "/go"); // the test has seen these ranges arrive
+    if (kind == "segv")
+        std::raise(SIGSEGV);
+    else if (kind == "abort")
+        std::abort();
+    else if (kind == "kill")
+        std::raise(SIGKILL);
+    return 4; // unknown kind, or the signal did not end the job
+}
+
+int phased(int phases, const std::string& dir, int exitCode)
 {
     // The test creates go-K once it has seen phase K-1 arrive: waiting is on its side, on
     // a condition. This job only polls for the file (1 ms between looks); no time is
     // measured or relied on.
     for (int phase = 1; phase <= phases; ++phase) {
-        const std::string go = dir + "/go-" + std::to_string(phase);
-        while (phase > 1 && access(go.c_str(), F_OK) != 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (phase > 1)
+            waitForFile(dir + "/go-" + std::to_string(phase));
         for (int i = 0; i < kPhaseRanges; ++i) {
             nvtxRangePushA("phase");
             nvtxRangePop();
         }
+        touch(dir + "/done-" + std::to_string(phase));
     }
-    return 0;
+    return exitCode;
 }
 
 } // namespace
@@ -366,7 +402,9 @@ int main(int argc, char** argv)
     if (mode == "twolibs")
         return twoLibraries();
     if (mode == "phased" && argc > 3)
-        return phased(std::atoi(argv[2]), argv[3]);
+        return phased(std::atoi(argv[2]), argv[3], argc > 4 ? std::atoi(argv[4]) : 0);
+    if (mode == "crash" && argc > 3)
+        return crash(argv[2], argv[3]);
     if (mode == "bench")
         return bench(argc > 2 ? std::atol(argv[2]) : 10000000);
     std::fprintf(stderr, "unknown mode %s\n", mode.c_str());

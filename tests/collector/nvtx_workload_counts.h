@@ -30,4 +30,7 @@ inline constexpr int kPhaseRanges = 10;
 // thread and as many "thread-task" ranges on a thread of its own named "worker-thread".
 inline constexpr int kWorkerRanges = 100;
 
+// `nvtx_workload crash`: complete ranges recorded before the two left open at the crash.
+inline constexpr int kCrashBeforeRanges = 20;
+
 } // namespace spanscope::test

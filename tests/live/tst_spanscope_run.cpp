@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -67,6 +68,51 @@ int64_t metadataInt(const Capture& c, const char* key)
 {
     const MetadataValue* v = findMetadata(c.metadata, key);
     return v ? v->integer : -1;
+}
+
+// The streams spanscope-run recording into `h5` has received so far: the files in the
+// temporary folder it made beside the output (SPANSCOPE_OUTPUT_DIR).
+QFileInfoList streamsSoFar(const QString& h5)
+{
+    const QFileInfo output(h5);
+    QFileInfoList found;
+    for (const QFileInfo& streams :
+         output.dir().entryInfoList({output.fileName() + ".sps-*"}, QDir::Dirs))
+        found += QDir(streams.filePath()).entryInfoList({"*.sps"}, QDir::Files);
+    return found;
+}
+
+qint64 bytesRecordedSoFar(const QString& h5)
+{
+    qint64 bytes = 0;
+    for (const QFileInfo& stream : streamsSoFar(h5))
+        bytes += stream.size();
+    return bytes;
+}
+
+// Their contents (for small streams).
+QByteArray recordedSoFar(const QString& h5)
+{
+    QByteArray bytes;
+    for (const QFileInfo& stream : streamsSoFar(h5)) {
+        QFile f(stream.filePath());
+        if (f.open(QIODevice::ReadOnly))
+            bytes += f.readAll();
+    }
+    return bytes;
+}
+
+// spanscope-run's environment for a job that dies by a signal: a sanitized build's runtime
+// must not turn SIGSEGV or SIGABRT into an exit code of its own.
+QProcessEnvironment dyingJobEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
+    env.remove("NVTX_INJECTION64_PATH");
+    const QString asan = env.value("ASAN_OPTIONS");
+    env.insert("ASAN_OPTIONS", (asan.isEmpty() ? QString() : asan + ":") +
+                                   "handle_segv=0:handle_abort=0:detect_leaks=0");
+    return env;
 }
 
 std::string warningsText(const Capture& c)
@@ -380,15 +426,8 @@ private slots:
             return job > 0;
         };
         QTRY_VERIFY_WITH_TIMEOUT(findJob(), 30000);
-        // The stream directory spanscope-run made next to the output (SPANSCOPE_OUTPUT_DIR).
-        const auto recorded = [&] {
-            qint64 bytes = 0;
-            for (const QFileInfo& streams : QDir(dir.path()).entryInfoList({"killed.h5.sps-*"}, QDir::Dirs))
-                for (const QFileInfo& stream : QDir(streams.filePath()).entryInfoList({"*.sps"}, QDir::Files))
-                    bytes += stream.size();
-            return bytes >= kFloodBytesBeforeKill;
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(recorded(), 15000); // the job floods for 20 s
+        QTRY_VERIFY_WITH_TIMEOUT(bytesRecordedSoFar(h5) >= kFloodBytesBeforeKill,
+                                 15000); // the job floods for 20 s
         QCOMPARE(::kill(pid_t(job), SIGKILL), 0);
         QVERIFY(p.waitForFinished(120000));
         const QString out = QString::fromUtf8(p.readAllStandardOutput());
@@ -401,6 +440,78 @@ private slots:
         const MetadataValue* complete =
             findMetadata(loaded.value().capture->metadata, "nvtx_stream_complete");
         QVERIFY(complete && !complete->flag);
+    }
+
+    void jobDiesInsideRanges_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGSEGV") << "segv" << SIGSEGV;
+        QTest::newRow("abort") << "abort" << SIGABRT;
+        QTest::newRow("SIGKILL") << "kill" << SIGKILL;
+    }
+
+    void jobDiesInsideRanges()
+    {
+        // The job dies with a push range and a start/end range open: everything it recorded
+        // before is saved, the two open ranges are kept and flagged as open, and
+        // spanscope-run exits as the job did (128 + signal).
+        QFETCH(QString, kind);
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("died.h5");
+        QProcess p;
+        p.setProcessEnvironment(dyingJobEnvironment());
+        p.start(SPANSCOPE_RUN,
+                {"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "crash", kind, dir.path()});
+        QVERIFY(p.waitForStarted());
+        // The job dies only once its open ranges reached spanscope-run (a condition).
+        QTRY_VERIFY_WITH_TIMEOUT(recordedSoFar(h5).contains("open-async"), 60000);
+        QFile go(dir.filePath("go"));
+        QVERIFY(go.open(QIODevice::WriteOnly));
+        go.close();
+        QVERIFY(p.waitForFinished(120000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QCOMPARE(p.exitCode(), 128 + signal);
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY2(loaded.ok(), qPrintable(out + p.readAllStandardError()));
+        const Capture& c = *loaded.value().capture;
+        auto calls = callsPerRegion(c);
+        QCOMPARE(calls["before"], uint64_t(kCrashBeforeRanges));
+        QCOMPARE(calls["open-outer"], uint64_t(1));
+        QCOMPARE(calls["open-async"], uint64_t(1));
+        std::set<std::string> open;
+        for (const uint64_t e : c.nvtx.closedAtEnd)
+            for (const auto& row : c.rows)
+                if (e >= row.offset && e < row.offset + row.count)
+                    open.insert(c.regionName(row.region));
+        QCOMPARE(open, (std::set<std::string>{"open-outer", "open-async"}));
+    }
+
+    void terminateReachesTheJobAndTheCaptureIsSaved()
+    {
+        // SIGTERM to spanscope-run (a batch scheduler's kill) ends the job, not the recorder:
+        // the job gets it, and what it recorded is saved.
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("terminated.h5");
+        QProcess p;
+        p.setProcessEnvironment(dyingJobEnvironment());
+        // Phase 1, then the job waits for go-2, which never comes.
+        p.start(SPANSCOPE_RUN,
+                {"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "phased", "2", dir.path()});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath("done-1")) &&
+                                     recordedSoFar(h5).contains("phase"),
+                                 60000);
+        QCOMPARE(::kill(pid_t(p.processId()), SIGTERM), 0);
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + SIGTERM);
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(callsPerRegion(*loaded.value().capture)["phase"], uint64_t(kPhaseRanges));
+        // Nothing of the temporary streams is left beside the capture.
+        QCOMPARE(QDir(dir.path()).entryList({"terminated.h5*"}), QStringList({"terminated.h5"}));
     }
 
     void refusesAnotherInjectionAndBadUsage()
