@@ -44,19 +44,6 @@ template <typename T> void appendPod(std::string& out, const T& value)
     out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
-std::size_t countRecords(const char* p, std::size_t size)
-{
-    std::size_t n = 0;
-    for (std::size_t pos = 0; pos + sizeof(proto::RecordHeader) <= size; ++n) {
-        proto::RecordHeader h;
-        std::memcpy(&h, p + pos, sizeof h);
-        if (h.size == 0)
-            break;
-        pos += h.size;
-    }
-    return n;
-}
-
 // Writes one line to stderr without raising SIGPIPE: the job's stderr may be a pipe to a
 // viewer that died, and a message of the collector must not kill the job. SIGPIPE is held
 // in this thread for the write, and the one the write raised (if any) is taken back.
@@ -405,21 +392,30 @@ void Collector::flush(int waitMs, bool final)
             std::memcpy(&h, m_records.data() + end, sizeof h);
             end += h.size;
         }
+        // Pops and ends of ranges whose opening record was dropped go with it.
+        std::size_t size = end - pos;
+        const std::size_t closersOfLost = m_pairs.prepare(m_records.data() + pos, size);
+        m_pendingDropped += closersOfLost;
+        m_totalDropped += closersOfLost;
         proto::DroppedRecord d{};
         d.header = {static_cast<std::uint16_t>(proto::RecordType::Dropped), sizeof d};
         d.count = m_pendingDropped;
         const std::string_view dropped(reinterpret_cast<const char*>(&d),
                                        m_pendingDropped > 0 ? sizeof d : 0);
-        const std::string_view records(m_records.data() + pos, end - pos);
-        if (m_essential.empty() && dropped.empty() && records.empty())
+        const std::string_view records(m_records.data() + pos, size);
+        if (m_essential.empty() && dropped.empty() && m_kept.empty() && records.empty())
             break;
         if (sendFrame(static_cast<std::uint16_t>(proto::FrameType::Data),
-                      {m_essential, dropped, records}, waitMs)) {
+                      {m_essential, dropped, m_kept, records}, waitMs)) {
             m_essential.clear();
+            m_kept.clear();
             m_pendingDropped = 0;
+            m_pairs.sent();
         } else {
-            // Definitions stay queued for the next frame; the records are lost and counted.
-            const std::size_t lost = countRecords(m_records.data() + pos, end - pos);
+            // Definitions stay queued for the next frame, and so do the records that close
+            // ranges already sent (m_kept, sent before anything newer); the rest is lost,
+            // whole ranges only, and counted.
+            const std::size_t lost = m_pairs.dropped(records.data(), records.size(), m_kept);
             m_pendingDropped += lost;
             m_totalDropped += lost;
             if (m_sink->closed()) {
@@ -485,10 +481,10 @@ void Collector::finish()
         // The exit flush may wait a little for a slow viewer, so the last records and the
         // final Dropped count have a chance to get there.
         flush(200, true);
-        if (m_pendingDropped > 0 || !m_essential.empty())
+        if (m_pendingDropped > 0 || !m_essential.empty() || !m_kept.empty())
             flush(200, false); // one more try for the last definitions and Dropped count
         // End means "everything was accounted for": only after all of it went out.
-        if (!m_sink->closed() && m_pendingDropped == 0 && m_essential.empty())
+        if (!m_sink->closed() && m_pendingDropped == 0 && m_essential.empty() && m_kept.empty())
             sendFrame(static_cast<std::uint16_t>(proto::FrameType::End), {}, 200);
     } catch (...) {
     }
@@ -618,6 +614,8 @@ bool Collector::restartInChild()
     m_records.clear();
     m_essential.clear();
     m_metaBatch.clear();
+    m_kept.clear();
+    m_pairs.clear();
     m_sentStrings = 1;
     m_pendingDropped = 0;
     m_totalDropped = 0;

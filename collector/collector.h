@@ -6,6 +6,7 @@
 // on trouble it logs once to stderr ("spanscope-collector: ...") and switches itself off.
 #pragma once
 
+#include "pair_keeper.h"
 #include "string_table.h"
 #include "thread_buffer.h"
 
@@ -132,6 +133,8 @@ private:
     std::string m_metaBatch; // meta taken from m_meta for the flush in progress
     std::string m_essential; // strings, meta and calibrations that must reach the reader
     std::string m_records;   // drained thread records not yet sent
+    std::string m_kept;      // from dropped frames: records closing ranges that went out
+    PairKeeper m_pairs;      // what a dropped frame may give up (whole ranges only)
     std::uint32_t m_sentStrings = 1;
     std::uint64_t m_pendingDropped = 0; // lost records not yet reported in a Dropped record
     std::uint64_t m_totalDropped = 0;

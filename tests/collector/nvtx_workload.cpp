@@ -8,7 +8,9 @@
 //                              nvtx_workload_counts.h), ends the inherited range and exits
 //   nvtx_workload forkstorm N  forks N short children (8 at a time), each one range; prints
 //                              the parent's open descriptors before and after ("fds A B")
-//   nvtx_workload flood MS     4 threads push/pop as fast as they can for MS milliseconds
+//   nvtx_workload flood MS [DIR]  4 threads push/pop as fast as they can for MS milliseconds;
+//                              prints "pairs N"; with DIR, then creates DIR/flooded and
+//                              waits for DIR/go before it exits
 //   nvtx_workload twolibs      NVTX from this program and from a library with its own NVTX copy
 //   nvtx_workload bench N      N push+pop pairs on one thread, in batches; prints ns per pair
 //   nvtx_workload phased N DIR [EXIT]  N phases of kPhaseRanges "phase" ranges each; before
@@ -162,6 +164,18 @@ int forkJob()
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 3;
 }
 
+void touch(const std::string& path)
+{
+    if (std::FILE* f = std::fopen(path.c_str(), "w"))
+        std::fclose(f);
+}
+
+void waitForFile(const std::string& path)
+{
+    while (access(path.c_str(), F_OK) != 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 // Waits for every child; true if all exited with status 0.
 bool reapAll(const std::vector<pid_t>& children)
 {
@@ -270,7 +284,7 @@ int forkStorm(int count)
     return ok ? 0 : 3;
 }
 
-int flood(int ms)
+int flood(int ms, const std::string& dir)
 {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
     std::vector<std::thread> threads;
@@ -290,6 +304,11 @@ int flood(int ms)
     for (auto& t : threads)
         t.join();
     std::printf("pairs %ld\n", pairs.load());
+    std::fflush(stdout);
+    if (!dir.empty()) {
+        touch(dir + "/flooded");
+        waitForFile(dir + "/go");
+    }
     return 0;
 }
 
@@ -318,18 +337,6 @@ int bench(long n)
     }
     std::printf("ns_per_pair %.2f\n", ns / double(done));
     return 0;
-}
-
-void touch(const std::string& path)
-{
-    if (std::FILE* f = std::fopen(path.c_str(), "w"))
-        std::fclose(f);
-}
-
-void waitForFile(const std::string& path)
-{
-    while (access(path.c_str(), F_OK) != 0)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 int crash(const std::string& kind, const std::string& dir)
@@ -398,7 +405,7 @@ int main(int argc, char** argv)
     if (mode == "forkstorm" && argc > 2)
         return forkStorm(std::atoi(argv[2]));
     if (mode == "flood")
-        return flood(argc > 2 ? std::atoi(argv[2]) : 1000);
+        return flood(argc > 2 ? std::atoi(argv[2]) : 1000, argc > 3 ? argv[3] : "");
     if (mode == "twolibs")
         return twoLibraries();
     if (mode == "phased" && argc > 3)

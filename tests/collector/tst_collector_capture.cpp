@@ -186,6 +186,13 @@ public:
             ::close(m_conn);
         ::close(m_listen);
     }
+    // A viewer that never read starts reading now (in the background, to the end).
+    void startReading()
+    {
+        if (m_thread.joinable())
+            m_thread.join(); // the job connected
+        m_thread = std::thread([this] { drain(); });
+    }
     // After the job ended: everything it managed to send.
     QByteArray readAll()
     {
@@ -471,6 +478,48 @@ private slots:
         QVERIFY(c.hello);
         if (!d.finish())
             QVERIFY2(d.error().find("truncated") != std::string::npos, d.error().c_str());
+    }
+
+    void viewerStalledForThirtySecondsLosesOnlyWholeCountedRanges()
+    {
+        // Four threads flood for 30 s (the job's clock) while the viewer reads nothing, so
+        // the socket stays full and frames are dropped; then the viewer reads again and the
+        // job exits. The job never blocks; the stream ends with its End frame (everything
+        // accounted for); every pair is in it or in its Dropped counts; and only whole
+        // ranges were lost: no thread's stack ever goes below zero, none ends open.
+        QTemporaryDir dir;
+        const QString socketPath = dir.filePath("stalled.sock");
+        FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
+        QProcess p;
+        p.setProcessEnvironment(collectorEnv("SPANSCOPE_SOCKET", socketPath));
+        p.start(SPANSCOPE_NVTX_WORKLOAD, {"flood", "30000", dir.path()});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath("flooded")), 120000);
+        viewer.startReading();
+        QVERIFY(QFile(dir.filePath("go")).open(QIODevice::WriteOnly));
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(out.startsWith("pairs "), out.constData());
+        const std::uint64_t pairs = out.mid(6).trimmed().toULongLong();
+
+        const QByteArray bytes = viewer.readAll();
+        Capture c;
+        Decoder d(c);
+        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
+        QVERIFY2(d.finish(), d.error().c_str());
+        QVERIFY(c.end);
+        QVERIFY(c.dropped > 0); // the socket really was full
+        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, 2 * pairs);
+        std::map<std::uint32_t, int64_t> depth;
+        for (const auto& op : c.stackOps) {
+            int64_t& level = depth[op.first.first];
+            level += op.second == 0xFFFFFFFFu ? -1 : 1; // see onPop
+            QVERIFY2(level >= 0, "a pop whose push was dropped reached the viewer");
+        }
+        for (const auto& [tid, level] : depth)
+            QVERIFY2(level == 0, "a range whose pop was dropped stayed open");
     }
 
     void viewerThatLeavesDoesNotKillTheJob()
