@@ -13,6 +13,7 @@
 //                              waits for DIR/go before it exits
 //   nvtx_workload twolibs      NVTX from this program and from a library with its own NVTX copy
 //   nvtx_workload bench N      N push+pop pairs on one thread, in batches; prints ns per pair
+//   nvtx_workload pairs N      exactly N "pair" push/pop pairs over 4 threads, no pauses
 //   nvtx_workload phased N DIR [EXIT]  N phases of kPhaseRanges "phase" ranges each; before
 //                              every phase after the first it waits until the file DIR/go-K
 //                              exists (K = 2..N), so a test decides when the job goes on;
@@ -312,6 +313,23 @@ int flood(int ms, const std::string& dir)
     return 0;
 }
 
+int exactPairs(long total)
+{
+    // Four threads share `total` exactly; no pauses, so the collector drops (and counts).
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; ++i)
+        threads.emplace_back([share = total / 4 + (i < total % 4 ? 1 : 0)] {
+            for (long k = 0; k < share; ++k) {
+                nvtxRangePushA("pair");
+                nvtxRangePop();
+            }
+        });
+    for (auto& t : threads)
+        t.join();
+    std::printf("pairs %ld\n", total);
+    return 0;
+}
+
 int bench(long n)
 {
     // Warm up (the first call initialises NVTX and the injection).
@@ -412,6 +430,8 @@ int main(int argc, char** argv)
         return phased(std::atoi(argv[2]), argv[3], argc > 4 ? std::atoi(argv[4]) : 0);
     if (mode == "crash" && argc > 3)
         return crash(argv[2], argv[3]);
+    if (mode == "pairs" && argc > 2)
+        return exactPairs(std::atol(argv[2]));
     if (mode == "bench")
         return bench(argc > 2 ? std::atol(argv[2]) : 10000000);
     std::fprintf(stderr, "unknown mode %s\n", mode.c_str());

@@ -104,10 +104,12 @@ std::string warningsText(const Capture& c)
     return text;
 }
 
-std::unique_ptr<live::LiveIngest> startIngest(Updates& updates, int intervalMs = 100)
+std::unique_ptr<live::LiveIngest> startIngest(Updates& updates, int intervalMs = 100,
+                                              double maxSpansPerSecond = 0)
 {
     live::LiveIngestOptions options;
     options.intervalMs = intervalMs;
+    options.assembler.maxSpansPerSecond = maxSpansPerSecond;
     auto started = live::LiveIngest::start(options, updates.publisher());
     if (!started) {
         qWarning("%s", started.error().toString().c_str());
@@ -266,6 +268,43 @@ private slots:
         const std::string problems =
             spanscope::testing::checkForkedWorkers(*final->loaded.capture, kWorkers);
         QVERIFY2(problems.empty(), problems.c_str());
+    }
+
+    void spanBudgetBoundsWhatAFloodKeeps()
+    {
+        // 10 M push/pop pairs as fast as four threads make them, recorded with a budget of
+        // 1,000 spans per second: the capture holds at most the budget's worth for each
+        // second of the job's clock (the viewer's memory follows the budget, not the
+        // flood), and every pair is accounted for: kept, left out by the budget, or dropped
+        // by the collector (whole ranges only: two records a pair).
+        constexpr uint64_t kPairs = 10'000'000;
+        constexpr double kBudget = 1000;
+        Updates updates;
+        auto ingest = startIngest(updates, 100, kBudget);
+        QVERIFY(ingest);
+        QCOMPARE(runConnected(*ingest, {SPANSCOPE_NVTX_WORKLOAD, "pairs", QString::number(kPairs)}), 0);
+        const auto final = updates.waitFinal();
+        QVERIFY(final);
+        const Capture& c = *final->loaded.capture;
+        const live::NvtxCounts& counts = final->counts;
+        const uint64_t kept = c.events.size();
+        QCOMPARE(counts.droppedRecords % 2, uint64_t(0));
+        QCOMPARE(kept + counts.budgetDroppedSpans + counts.droppedRecords / 2, kPairs);
+        qInfo("%llu pairs: %llu kept, %llu left out by the budget, %llu dropped by the collector",
+              (unsigned long long)kPairs, (unsigned long long)kept,
+              (unsigned long long)counts.budgetDroppedSpans,
+              (unsigned long long)(counts.droppedRecords / 2));
+        QVERIFY(counts.budgetDroppedSpans > 0);
+        QVERIFY(kept > 0);
+        int64_t first = INT64_MAX, last = INT64_MIN;
+        for (size_t i = 0; i < kept; ++i) {
+            first = std::min(first, c.events.start[i]);
+            last = std::max(last, c.events.end[i]);
+        }
+        // Budget windows open at most once a second of the job's clock.
+        const uint64_t windows = uint64_t((last - first) / 1'000'000'000) + 1;
+        QVERIFY2(kept <= uint64_t(kBudget) * windows,
+                 qPrintable(QString("%1 spans kept over %2 budget windows").arg(kept).arg(windows)));
     }
 
     void detachKeepsWhatArrivedAndTheJobCarriesOn()
