@@ -355,7 +355,10 @@ private slots:
         QVERIFY2(fd >= 0, error.c_str());
         QVERIFY(live::writeAll(fd, std::string(64, 'x')));
         ::close(fd);
-        QTest::qWait(300); // read and closed by the ingest thread
+        // Read, found damaged and closed by the ingest thread: a condition, not a delay.
+        QVERIFY(updates.waitFor([](const live::LiveUpdate& u) {
+            return u.processes == 1 && u.openProcesses == 0;
+        }));
         ingest->jobExited();
         const auto final = updates.waitFinal();
         QVERIFY(final);
