@@ -225,7 +225,12 @@ void Collector::threadExited(void* buffer)
 {
     // Later NVTX calls on this thread (other TLS destructors) are ignored.
     t_buffer = retiredMarker();
-    static_cast<ThreadBuffer*>(buffer)->retired.store(true, std::memory_order_release);
+    auto* b = static_cast<ThreadBuffer*>(buffer);
+    if (Collector* c = instance()) {
+        std::lock_guard lock(c->m_metaMutex);
+        c->m_threadNames.erase(b->tid()); // its name went out already; a fork cannot need it
+    }
+    b->retired.store(true, std::memory_order_release);
 }
 
 std::uint32_t Collector::domainId(std::string_view name)
@@ -241,7 +246,7 @@ std::uint32_t Collector::domainId(std::string_view name)
             r.domain = it->second;
             r.nameId = nameId;
             appendPod(m_meta, r);
-            appendPod(m_metaSent, r);
+            appendPod(m_domainRecords, r);
         }
         return it->second;
     } catch (...) {
@@ -255,7 +260,6 @@ void Collector::appendMeta(const void* record, std::size_t size)
     try {
         std::lock_guard lock(m_metaMutex);
         m_meta.append(static_cast<const char*>(record), size);
-        m_metaSent.append(static_cast<const char*>(record), size);
     } catch (...) {
         switchOff("out of memory; collector off");
     }
@@ -269,6 +273,11 @@ void Collector::nameCategory(std::uint32_t domain, std::uint32_t category, std::
     r.category = category;
     r.nameId = nameId;
     appendMeta(&r, sizeof r);
+    try {
+        std::lock_guard lock(m_metaMutex);
+        m_categoryNames[{domain, category}] = nameId;
+    } catch (...) {
+    }
 }
 
 void Collector::nameThread(std::uint32_t tid, std::uint32_t nameId)
@@ -278,6 +287,11 @@ void Collector::nameThread(std::uint32_t tid, std::uint32_t nameId)
     r.tid = tid;
     r.nameId = nameId;
     appendMeta(&r, sizeof r);
+    try {
+        std::lock_guard lock(m_metaMutex);
+        m_threadNames[tid] = nameId;
+    } catch (...) {
+    }
 }
 
 void Collector::appendCalibration(std::string& out)
@@ -630,24 +644,22 @@ bool Collector::restartInChild()
 
 std::string Collector::metaForChild(std::uint32_t forkingTid) const
 {
-    std::string meta;
-    for (std::size_t pos = 0; pos + sizeof(proto::RecordHeader) <= m_metaSent.size();) {
-        proto::RecordHeader h;
-        std::memcpy(&h, m_metaSent.data() + pos, sizeof h);
-        if (h.size == 0)
-            break;
-        if (h.type == static_cast<std::uint16_t>(proto::RecordType::ThreadInfo)) {
-            // Only the forking thread exists in the child, under a new tid.
-            proto::ThreadInfoRecord r;
-            std::memcpy(&r, m_metaSent.data() + pos, sizeof r);
-            if (r.tid == m_forkingOldTid) {
-                r.tid = forkingTid;
-                appendPod(meta, r);
-            }
-        } else {
-            meta.append(m_metaSent, pos, h.size);
-        }
-        pos += h.size;
+    std::string meta = m_domainRecords;
+    for (const auto& [key, nameId] : m_categoryNames) {
+        proto::CategoryNameRecord r{};
+        r.header = {static_cast<std::uint16_t>(proto::RecordType::CategoryName), sizeof r};
+        r.domain = key.first;
+        r.category = key.second;
+        r.nameId = nameId;
+        appendPod(meta, r);
+    }
+    // Only the forking thread exists in the child, under a new tid.
+    if (auto it = m_threadNames.find(m_forkingOldTid); it != m_threadNames.end()) {
+        proto::ThreadInfoRecord r{};
+        r.header = {static_cast<std::uint16_t>(proto::RecordType::ThreadInfo), sizeof r};
+        r.tid = forkingTid;
+        r.nameId = it->second;
+        appendPod(meta, r);
     }
     return meta;
 }

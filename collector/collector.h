@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -117,9 +118,13 @@ private:
     std::vector<ThreadBuffer*> m_threads;
     std::uint32_t m_nextIndex = 1;
 
-    std::mutex m_metaMutex; // guards m_meta, m_domains
+    std::mutex m_metaMutex; // guards m_meta, m_domains and the records below
     std::string m_meta;     // domain, category and thread-name records not yet sent
-    std::string m_metaSent; // every one of them ever appended (for a forked child's stream)
+    // What a forked child's stream must define again (bounded: one entry per domain, per
+    // named category, per named thread still running).
+    std::string m_domainRecords; // DomainCreate records
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> m_categoryNames; // name ids
+    std::unordered_map<std::uint32_t, std::uint32_t> m_threadNames; // tid -> name id
     std::unordered_map<std::string, std::uint32_t> m_domains;
 
     // Sender thread state.

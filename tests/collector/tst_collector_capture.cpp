@@ -152,6 +152,25 @@ std::string decodeFile(const QString& path, Capture& capture)
     return d.error();
 }
 
+// Empty when every thread's push/pop stack in the stream never goes below zero and ends
+// empty: no pop the viewer would match with the wrong range, no range left open because its
+// pop was lost. Otherwise what is wrong.
+std::string unbalancedStacks(const Capture& c)
+{
+    std::map<std::uint32_t, int64_t> depth;
+    for (const auto& op : c.stackOps) {
+        int64_t& level = depth[op.first.first];
+        level += op.second == 0xFFFFFFFFu ? -1 : 1; // see onPop
+        if (level < 0)
+            return "thread " + std::to_string(op.first.first) + ": a pop with nothing open";
+    }
+    for (const auto& [tid, level] : depth)
+        if (level != 0)
+            return "thread " + std::to_string(tid) + ": " + std::to_string(level) +
+                   " ranges never closed";
+    return {};
+}
+
 // A Unix socket server on a temp path that accepts one connection and then never reads it,
 // closes it at once, or reads it to the end. Test thread only.
 class FakeViewer
@@ -419,14 +438,8 @@ private slots:
         // finds room for its pop. On every thread the stream's stack never goes below zero
         // and ends empty, so the viewer never matches a pop with the wrong range.
         QVERIFY(c.dropped > 0);
-        std::map<std::uint32_t, int64_t> depth;
-        for (const auto& op : c.stackOps) {
-            int64_t& d = depth[op.first.first];
-            d += op.second == 0xFFFFFFFFu ? -1 : 1; // see onPop
-            QVERIFY2(d >= 0, "a pop with nothing open in the stream");
-        }
-        for (const auto& [tid, d] : depth)
-            QCOMPARE(d, int64_t(0));
+        const std::string unbalanced = unbalancedStacks(c);
+        QVERIFY2(unbalanced.empty(), unbalanced.c_str());
     }
 
     void viewerThatKeepsUpGetsEverything()
@@ -512,14 +525,8 @@ private slots:
         QVERIFY(c.end);
         QVERIFY(c.dropped > 0); // the socket really was full
         QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, 2 * pairs);
-        std::map<std::uint32_t, int64_t> depth;
-        for (const auto& op : c.stackOps) {
-            int64_t& level = depth[op.first.first];
-            level += op.second == 0xFFFFFFFFu ? -1 : 1; // see onPop
-            QVERIFY2(level >= 0, "a pop whose push was dropped reached the viewer");
-        }
-        for (const auto& [tid, level] : depth)
-            QVERIFY2(level == 0, "a range whose pop was dropped stayed open");
+        const std::string unbalanced = unbalancedStacks(c);
+        QVERIFY2(unbalanced.empty(), unbalanced.c_str());
     }
 
     void viewerThatLeavesDoesNotKillTheJob()
