@@ -191,6 +191,10 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         }
         for (const Warning& warning : p.warnings)
             c.warnings.push_back({who + warning.message, warning.object});
+        // Its rank stays (and survives saving: ranks are listed by the processes count),
+        // but a process whose stream brought nothing to show is said out loud.
+        if (n == 0 && p.nvtx.marks.empty())
+            c.warnings.push_back({who + "recorded no range and no mark", {}});
     }
     for (const auto& [key, name] : categories)
         c.nvtx.categories.push_back({key.first, key.second, name});

@@ -149,6 +149,17 @@ private slots:
                  std::string("process 11 (rank 0): 1 ranges were still open"));
     }
 
+    void aProcessThatRecordedNothingIsNamed()
+    {
+        auto empty = std::make_shared<Capture>();
+        empty->schema = 3;
+        const auto merged = live::mergeProcesses({{11, processA()}, {33, empty}});
+        QCOMPARE(merged->ranks, std::vector<int32_t>({0, 1}));
+        QCOMPARE(merged->warnings.size(), size_t(2));
+        QCOMPARE(merged->warnings[1].message,
+                 std::string("process 33 (rank 1): recorded no range and no mark"));
+    }
+
     void oneProcessIsUnchanged()
     {
         const auto a = processA();
