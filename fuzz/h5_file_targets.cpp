@@ -6,6 +6,7 @@
 #include "model/io/capture_writer.h"
 #include "model/io/region_file_reader.h"
 
+#include <cstdio>
 #include <hdf5.h>
 
 namespace spanscope::fuzz {
@@ -43,6 +44,8 @@ int captureFile(const std::uint8_t* data, std::size_t size)
     // What was accepted is saved as the viewer saves it, and must read back.
     const std::string saved = scratchPath("saved.h5");
     const auto written = model::io::writeCaptureFile(*read.value(), saved);
+    if (!written)
+        std::fprintf(stderr, "%s\n", written.error().toString().c_str());
     FUZZ_CHECK(written.ok());
     auto again = model::io::readRegionFile(saved);
     FUZZ_CHECK(again.ok());

@@ -2,6 +2,9 @@
 
 #include "reader_parts.h"
 
+#include <climits>
+#include <optional>
+
 namespace spanscope::model::io {
 
 void readMetadata(const H5File& file, Capture& capture)
@@ -81,6 +84,24 @@ int64_t at(const std::vector<int64_t>& column, size_t i, int64_t fallback)
     if (!var)                                                                                      \
         return var.error();
 
+// A lane table row's rank, or nullopt (counted in `bad`) when it is no rank at all.
+std::optional<int32_t> laneRank(int64_t rank, size_t& bad)
+{
+    if (rank >= 0 && rank <= INT32_MAX)
+        return int32_t(rank);
+    ++bad;
+    return std::nullopt;
+}
+
+void warnBadRanks(Capture& capture, size_t bad, const char* table)
+{
+    if (bad)
+        capture.warnings.push_back({std::to_string(bad) + " rows of " + table +
+                                        " have a rank that is negative or too large; they are "
+                                        "left out",
+                                    table});
+}
+
 Status readThreadTable(const H5File& file, Capture& capture)
 {
     TableReader table(file, "/thread_table");
@@ -93,9 +114,13 @@ Status readThreadTable(const H5File& file, Capture& capture)
     SPANSCOPE_READ(start, table.ints("start_ns", false));
     SPANSCOPE_READ(end, table.ints("end_ns", false));
     SPANSCOPE_READ(cpu, table.ints("cpu_ns", false));
+    size_t badRanks = 0;
     for (size_t i = 0; i < ranks.value().size(); ++i) {
+        const auto rank = laneRank(ranks.value()[i], badRanks);
+        if (!rank)
+            continue;
         ThreadInfo info;
-        info.rank = int32_t(ranks.value()[i]);
+        info.rank = *rank;
         info.index = index.value()[i];
         info.ident = at(ident.value(), i, 0);
         info.nativeId = at(nativeId.value(), i, 0);
@@ -107,6 +132,7 @@ Status readThreadTable(const H5File& file, Capture& capture)
         info.cpuNs = at(cpu.value(), i, -1);
         capture.threads.push_back(info);
     }
+    warnBadRanks(capture, badRanks, "/thread_table");
     return Ok{};
 }
 
@@ -127,9 +153,13 @@ Status readTaskTable(const H5File& file, Capture& capture)
     auto text = [&](const std::vector<std::string>& column, size_t i) {
         return capture.strings.intern(i < column.size() ? column[i] : std::string());
     };
+    size_t badRanks = 0;
     for (size_t i = 0; i < ranks.value().size(); ++i) {
+        const auto rank = laneRank(ranks.value()[i], badRanks);
+        if (!rank)
+            continue;
         TaskInfo info;
-        info.rank = int32_t(ranks.value()[i]);
+        info.rank = *rank;
         info.index = index.value()[i];
         info.threadIndex = at(threadIndex.value(), i, -1);
         info.createdNs = at(created.value(), i, -1);
@@ -142,6 +172,7 @@ Status readTaskTable(const H5File& file, Capture& capture)
         info.coroName = text(coro.value(), i);
         capture.tasks.push_back(info);
     }
+    warnBadRanks(capture, badRanks, "/task_table");
     return Ok{};
 }
 

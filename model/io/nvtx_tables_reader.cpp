@@ -1,5 +1,7 @@
 #include "nvtx_tables_reader.h"
 
+#include <climits>
+
 namespace spanscope::model::io {
 
 namespace {
@@ -72,6 +74,9 @@ std::string readAll(const H5File& file, Capture& capture, NvtxTables& t)
     for (size_t i = 0; i < categoryIds.size(); ++i)
         t.categories.push_back(
             {uint32_t(categoryDomains[i]), uint32_t(categoryIds[i]), categoryNames[i]});
+    for (size_t i = 0; i < markTimes.size(); ++i)
+        if (hasMarkRanks && (markRanks[i] < 0 || markRanks[i] > INT32_MAX))
+            return "a mark's rank is negative or too large";
     for (size_t i = 0; i < markTimes.size(); ++i) {
         const int64_t event =
             markEvents[i] >= 0 && uint64_t(markEvents[i]) < n ? markEvents[i] : -1;

@@ -53,17 +53,18 @@ NvtxAssembler::NvtxAssembler(NvtxAssemblerOptions options) : m_options(std::move
 
 int64_t NvtxAssembler::toNs(uint64_t ticks)
 {
-    if (!m_calibrated)
-        return int64_t(ticks); // rewritten when the first calibration arrives
+    // A damaged or hostile stream may put a tick or a rate anywhere: keep times where an
+    // int64 holds them and any difference of two (±2^61 ns, ±73 years; a real TSC needs
+    // decades of uptime to get there).
+    constexpr int64_t kLimit = int64_t(1) << 61;
+    if (!m_calibrated) // raw ticks, rewritten when the first calibration arrives
+        return int64_t(std::min<uint64_t>(ticks, uint64_t(kLimit)));
     const double delta =
         (double(ticks) - double(m_calibration.ticks)) * 1e9 / m_calibration.ticksPerSecond;
-    // A damaged or hostile stream may put a tick or a rate anywhere: keep times where an
-    // int64 holds them and their differences (±2^62 ns, ±146 years).
-    constexpr double kLimit = 4611686018427387904.0; // 2^62
     const double ns = double(int64_t(m_calibration.monotonicNs)) + delta;
-    if (!(ns > -kLimit))
-        return -int64_t(kLimit);
-    return ns < kLimit ? int64_t(ns) : int64_t(kLimit);
+    if (!(ns > -double(kLimit)))
+        return -kLimit;
+    return ns < double(kLimit) ? int64_t(ns) : kLimit;
 }
 
 void NvtxAssembler::seen(int64_t ns)
