@@ -1,4 +1,7 @@
-// Loading a 10 M-call region file against a plain HDF5 read of the same datasets.
+// Loading a 10 M-call region file against a plain HDF5 read of the same datasets, for two
+// file shapes (the second benchmark argument): 0 = steps of 9 short child calls (10
+// regions of 1 M calls), 1 = a long run's shape, 50 regions of 200,000 calls each (an
+// iteration holding 49 child calls). Both are one rank, start/end only.
 //
 // Counters (per case):
 //   ns_per_event       wall ns per call for the measured operation
@@ -24,14 +27,21 @@ using namespace spanscope;
 namespace {
 
 constexpr int64_t kCalls = 10'000'000;
-constexpr int kChildRegions = 9; // each "step" holds one call of each child region
 
-// One rank; `step` calls each containing kChildRegions back-to-back child calls.
-void generate(std::vector<std::vector<int64_t>>& starts, std::vector<std::vector<int64_t>>& ends)
+// Regions below each "step" call (one call of each per step), by file shape.
+int childRegions(int shape)
 {
-    const int64_t steps = kCalls / (kChildRegions + 1);
-    starts.assign(kChildRegions + 1, {});
-    ends.assign(kChildRegions + 1, {});
+    return shape == 0 ? 9 : 49;
+}
+
+// One rank; `step` calls each containing childRegions(shape) back-to-back child calls.
+void generate(int shape, std::vector<std::vector<int64_t>>& starts,
+              std::vector<std::vector<int64_t>>& ends)
+{
+    const int children = childRegions(shape);
+    const int64_t steps = kCalls / (children + 1);
+    starts.assign(children + 1, {});
+    ends.assign(children + 1, {});
     for (auto& v : starts)
         v.reserve(size_t(steps));
     for (auto& v : ends)
@@ -40,7 +50,7 @@ void generate(std::vector<std::vector<int64_t>>& starts, std::vector<std::vector
     for (int64_t s = 0; s < steps; ++s) {
         const int64_t stepStart = t;
         t += 10;
-        for (int c = 1; c <= kChildRegions; ++c) {
+        for (int c = 1; c <= children; ++c) {
             const int64_t length = 50 + (s * 7 + c * 13) % 400;
             starts[c].push_back(t);
             ends[c].push_back(t + length);
@@ -57,25 +67,28 @@ std::string regionName(int r)
     return r == 0 ? "step" : "child." + std::to_string(r);
 }
 
-std::string inputFile(int schema)
+std::string inputFile(int schema, int shape)
 {
-    const std::string path = bench::benchDir() + "/load-10M-schema" + std::to_string(schema) + ".h5";
+    const std::string path = bench::benchDir() + "/load-10M-schema" + std::to_string(schema) +
+                             (shape == 0 ? "" : "-regions" + std::to_string(childRegions(shape) + 1)) +
+                             ".h5";
     if (std::filesystem::exists(path))
         return path;
+    const int children = childRegions(shape);
     std::vector<std::vector<int64_t>> starts, ends;
-    generate(starts, ends);
+    generate(shape, starts, ends);
     const std::string partial = path + ".partial";
     {
         testing::H5Builder b(partial);
         if (schema == 1) {
-            for (int r = 0; r <= kChildRegions; ++r) {
+            for (int r = 0; r <= children; ++r) {
                 const std::string base = "/rank0/regions/" + regionName(r);
                 b.ints(base + "/start_times", starts[size_t(r)]);
                 b.ints(base + "/end_times", ends[size_t(r)]);
             }
         } else {
             std::vector<testing::ColumnarRow> rows;
-            for (int r = 0; r <= kChildRegions; ++r)
+            for (int r = 0; r <= children; ++r)
                 rows.push_back({regionName(r), 0, std::move(starts[size_t(r)]), std::move(ends[size_t(r)])});
             testing::writeColumnar(b, rows);
         }
@@ -86,13 +99,13 @@ std::string inputFile(int schema)
 
 // The baseline: the event datasets read with plain H5Dread into fresh vectors, all held
 // until the read is complete, as any loader must hold them.
-void rawRead(const std::string& path, int schema)
+void rawRead(const std::string& path, int schema, int shape)
 {
     std::vector<std::vector<int64_t>> held;
     hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     std::vector<std::string> datasets;
     if (schema == 1) {
-        for (int r = 0; r <= kChildRegions; ++r) {
+        for (int r = 0; r <= childRegions(shape); ++r) {
             datasets.push_back("/rank0/regions/" + regionName(r) + "/start_times");
             datasets.push_back("/rank0/regions/" + regionName(r) + "/end_times");
         }
@@ -124,19 +137,19 @@ void setCounters(benchmark::State& state, double baselineNs)
 
 void BM_RawRead(benchmark::State& state)
 {
-    const int schema = int(state.range(0));
-    const auto path = inputFile(schema);
+    const int schema = int(state.range(0)), shape = int(state.range(1));
+    const auto path = inputFile(schema, shape);
     double total = 0;
     for (auto _ : state)
-        total += bench::bestOf(1, [&] { rawRead(path, schema); });
+        total += bench::bestOf(1, [&] { rawRead(path, schema, shape); });
     state.counters["ns_per_event"] = total / double(state.iterations()) / double(kCalls);
 }
 
 void BM_Load(benchmark::State& state)
 {
-    const int schema = int(state.range(0));
-    const auto path = inputFile(schema);
-    const double baseline = bench::bestOf(3, [&] { rawRead(path, schema); });
+    const int schema = int(state.range(0)), shape = int(state.range(1));
+    const auto path = inputFile(schema, shape);
+    const double baseline = bench::bestOf(3, [&] { rawRead(path, schema, shape); });
     double total = 0;
     double bytes = 0, rss = 0;
     (void)model::io::readRegionFile(path); // warm-up: first touch of fresh memory
@@ -164,9 +177,9 @@ void BM_Load(benchmark::State& state)
 // What `spanscope-cli summary FILE` does: load, nesting, all statistics, the text report.
 void BM_Summary(benchmark::State& state)
 {
-    const int schema = int(state.range(0));
-    const auto path = inputFile(schema);
-    const double baseline = bench::bestOf(3, [&] { rawRead(path, schema); });
+    const int schema = int(state.range(0)), shape = int(state.range(1));
+    const auto path = inputFile(schema, shape);
+    const double baseline = bench::bestOf(3, [&] { rawRead(path, schema, shape); });
     double total = 0;
     double bytes = 0;
     (void)model::loadCapture(path); // warm-up, as for the baseline
@@ -189,8 +202,10 @@ void BM_Summary(benchmark::State& state)
 
 } // namespace
 
-BENCHMARK(BM_RawRead)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(BM_Load)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(BM_Summary)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(2);
+// Arguments: schema (1 or 3), file shape (see the top).
+#define SPANSCOPE_LOAD_CASES ->Args({1, 0})->Args({3, 0})->Args({1, 1})->Args({3, 1})
+BENCHMARK(BM_RawRead) SPANSCOPE_LOAD_CASES->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Load) SPANSCOPE_LOAD_CASES->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Summary) SPANSCOPE_LOAD_CASES->Unit(benchmark::kMillisecond)->Iterations(2);
 
 BENCHMARK_MAIN();
