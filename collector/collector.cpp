@@ -621,8 +621,16 @@ bool Collector::restartInChild()
             m_threads.push_back(m_forkingThread);
     }
     {
+        const auto forkingTid = static_cast<std::uint32_t>(m_pid); // the forking thread's tid
         std::lock_guard lock(m_metaMutex);
-        m_meta = metaForChild(static_cast<std::uint32_t>(m_pid)); // fork's thread: tid = pid
+        m_meta = metaForChild(forkingTid);
+        // Only the forking thread's name still means something here, under its new tid (a
+        // fork of this child needs it).
+        const auto name = m_threadNames.find(m_forkingOldTid);
+        const std::uint32_t nameId = name == m_threadNames.end() ? 0 : name->second;
+        m_threadNames.clear();
+        if (nameId)
+            m_threadNames[forkingTid] = nameId;
     }
     // A new stream: every string is defined again, nothing is owed from the parent's.
     m_records.clear();

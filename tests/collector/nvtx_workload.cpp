@@ -6,6 +6,8 @@
 //   nvtx_workload forkworkers N  forks N workers without exec from inside a range while a
 //                              thread keeps recording; each worker records ranges (counts in
 //                              nvtx_workload_counts.h), ends the inherited range and exits
+//   nvtx_workload forkchain N  a thread named "chain" records a range and forks a child that
+//                              does the same, N generations deep
 //   nvtx_workload forkstorm N  forks N short children (8 at a time), each one range; prints
 //                              the parent's open descriptors before and after ("fds A B")
 //   nvtx_workload flood MS [DIR]  4 threads push/pop as fast as they can for MS milliseconds;
@@ -246,6 +248,25 @@ int forkWorkers(int workers)
     return ok ? 0 : 3;
 }
 
+// Named "chain": records a range, then (while `generations` > 0) forks a child that does
+// the same. Every process in the chain must keep the thread's name.
+int forkChain(int generations)
+{
+    nvtxNameOsThreadA(osTid(), "chain");
+    for (;;) {
+        nvtxRangePushA("link");
+        nvtxRangePop();
+        if (generations-- == 0)
+            return 0;
+        std::fflush(stdout);
+        const pid_t child = fork();
+        if (child < 0)
+            return 2;
+        if (child > 0)
+            return reapAll({child}) ? 0 : 3;
+    }
+}
+
 int openDescriptors()
 {
     int n = 0;
@@ -420,6 +441,8 @@ int main(int argc, char** argv)
         return forkJob();
     if (mode == "forkworkers" && argc > 2)
         return forkWorkers(std::atoi(argv[2]));
+    if (mode == "forkchain" && argc > 2)
+        return forkChain(std::atoi(argv[2]));
     if (mode == "forkstorm" && argc > 2)
         return forkStorm(std::atoi(argv[2]));
     if (mode == "flood")

@@ -292,6 +292,25 @@ private slots:
         QVERIFY2(problems.empty(), problems.c_str());
     }
 
+    void forkedGrandchildrenKeepTheThreadName()
+    {
+        // A child forks again: every generation is a rank whose thread keeps the name given
+        // once, in the first process.
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("chain.h5");
+        const Run run =
+            runTool({"--output", h5, "--", SPANSCOPE_NVTX_WORKLOAD, "forkchain", "2"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY(loaded.ok());
+        const Capture& c = *loaded.value().capture;
+        QCOMPARE(c.ranks, std::vector<int32_t>({0, 1, 2}));
+        QCOMPARE(callsPerRegion(c)["link"], uint64_t(3));
+        QCOMPARE(c.threads.size(), size_t(3));
+        for (const auto& thread : c.threads)
+            QCOMPARE(c.strings.text(thread.name), std::string("chain"));
+    }
+
     void forkStormNeitherHangsNorLeaks()
     {
         // 1,000 short children, 8 at a time: every one is saved, the job ends, and the
