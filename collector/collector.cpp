@@ -184,14 +184,24 @@ bool Collector::startStreaming()
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    m_senderRunning.store(false, std::memory_order_relaxed);
     try {
-        m_sender = std::thread([this] { senderLoop(); });
+        m_sender = std::thread([this] {
+            m_senderRunning.store(true, std::memory_order_release);
+            senderLoop();
+        });
     } catch (...) {
         pthread_sigmask(SIG_SETMASK, &old, nullptr);
         logOnce("cannot start the sender thread; collector off");
         return false;
     }
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    // Once, on the process's first NVTX call: wait (tens of microseconds) until the sender
+    // runs, so a fork right after this call cannot catch it half started. A thread start
+    // may hold a runtime's allocator lock (AddressSanitizer's does), which the child would
+    // inherit held.
+    while (!m_senderRunning.load(std::memory_order_acquire))
+        std::this_thread::yield();
     return true;
 }
 

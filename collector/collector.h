@@ -131,6 +131,7 @@ private:
     Sink* m_sink = nullptr;
     bool m_perProcessSink = false; // a socket or a directory: a forked child can open its own
     std::thread m_sender;
+    std::atomic<bool> m_senderRunning{false}; // its start routine runs (see startStreaming)
     std::mutex m_wakeMutex;
     std::condition_variable m_wake;
     bool m_stop = false;     // guarded by m_wakeMutex
