@@ -173,6 +173,8 @@ void touch(const std::string& path)
         std::fclose(f);
 }
 
+// Waits on a gate the test creates (a condition). The 1 ms sleep is only the interval
+// between looks, not a duration anything relies on.
 void waitForFile(const std::string& path)
 {
     while (access(path.c_str(), F_OK) != 0)
@@ -217,8 +219,8 @@ int forkWorkers(int workers)
     std::atomic<bool> stop{false}, started{false};
     std::thread busy([&] {
         nvtxNameOsThreadA(osTid(), "parent-busy");
-        // Pauses after every few ranges so that even a sanitized viewer keeps up: nothing
-        // is dropped.
+        // Paces itself (a pause after every ten ranges) so that even a sanitized viewer keeps
+        // up and nothing is dropped: the sleep sets the recording rate; no test waits on it.
         for (long n = 1; !stop.load(); ++n) {
             nvtx3::scoped_range_in<TestDomain> range{"busy"};
             started.store(true);
