@@ -59,7 +59,8 @@ public:
             if (remove) {
                 ++removed;
             } else {
-                std::memmove(data + out, record, h.size);
+                if (data + out != record) // moves only after a removal
+                    std::memmove(data + out, record, h.size);
                 out += h.size;
             }
         });
