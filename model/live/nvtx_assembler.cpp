@@ -1,5 +1,7 @@
 #include "nvtx_assembler.h"
 
+#include "../stats/saturating.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -56,7 +58,7 @@ int64_t NvtxAssembler::toNs(uint64_t ticks)
     // A damaged or hostile stream may put a tick or a rate anywhere: keep times where an
     // int64 holds them and any difference of two (±2^61 ns, ±73 years; a real TSC needs
     // decades of uptime to get there).
-    constexpr int64_t kLimit = int64_t(1) << 61;
+    constexpr int64_t kLimit = kTimeLimitNs;
     if (!m_calibrated) // raw ticks, rewritten when the first calibration arrives
         return int64_t(std::min<uint64_t>(ticks, uint64_t(kLimit)));
     const double delta =

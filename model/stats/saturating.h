@@ -8,6 +8,12 @@
 
 namespace spanscope::model {
 
+// The widest time a reader keeps, either side of zero: ±2^61 ns, ±73 years. Any sum or
+// difference of two such times fits in int64, so arithmetic on times read within it
+// cannot overflow. Real timestamps (nanoseconds since the epoch or since boot) are far
+// inside it.
+inline constexpr int64_t kTimeLimitNs = int64_t(1) << 61;
+
 inline int64_t addSaturating(int64_t a, int64_t b)
 {
     int64_t sum;

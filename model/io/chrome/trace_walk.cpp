@@ -1,5 +1,6 @@
 #include "trace_walk.h"
 
+#include "../../stats/saturating.h"
 #include "decimal_time.h"
 #include "json_values.h"
 #include "trace_header.h"
@@ -196,9 +197,12 @@ void Walker::readFields(sj::object event, Fields& f)
             std::optional<int64_t> ns;
             if (scalarText(value, text))
                 ns = decimalMicrosToNs(text);
+            // Bounded, so that every later sum or difference of two times fits.
+            if (ns && (*ns > kTimeLimitNs || *ns < -kTimeLimitNs))
+                ns.reset();
             if (!ns)
-                f.bad = ts ? "'ts' is not a number of microseconds that fits"
-                           : "'dur' is not a number of microseconds that fits";
+                f.bad = ts ? "'ts' is not a number of microseconds within ±73 years"
+                           : "'dur' is not a number of microseconds within ±73 years";
             (ts ? f.ts : f.dur) = ns;
         } else if (first == 'a' && key == "args") {
             sj::object args;
@@ -331,12 +335,12 @@ void Walker::complete(const Fields& f, size_t offset)
     }
     RawSlice slice;
     slice.start = *f.ts;
-    if (f.dur && *f.dur >= 0 && *f.dur <= INT64_MAX - slice.start)
-        slice.end = slice.start + *f.dur;
+    if (f.dur && *f.dur >= 0)
+        slice.end = slice.start + *f.dur; // both within ±kTimeLimitNs: cannot overflow
     else if (!f.dur)
         slice.end = slice.start - 1; // never closed: no duration recorded
     else {
-        skip("'dur' is negative or runs past the end of time", offset);
+        skip("'dur' is negative", offset);
         return;
     }
     slice.name = intern(f.name);
