@@ -49,20 +49,12 @@ std::string input(const char* name, uint64_t events)
     return path;
 }
 
-double runCommand(const std::string& command)
-{
-    return bench::bestOf(3, [&] {
-        if (std::system(command.c_str()) != 0)
-            std::fprintf(stderr, "failed: %s\n", command.c_str());
-    });
-}
-
 void BM_CliSummaryVsGzip(benchmark::State& state)
 {
     const std::string path = input("kineto-54mb.json.gz", kCliEvents);
     for (auto _ : state) {
-        const double gzip = runCommand("gzip -dc '" + path + "' > /dev/null");
-        const double cli = runCommand(std::string("'") + SPANSCOPE_CLI + "' summary --format json '" + path + "' > /dev/null");
+        const double gzip = bench::runCommand("gzip -dc '" + path + "' > /dev/null");
+        const double cli = bench::runCommand(std::string("'") + SPANSCOPE_CLI + "' summary --format json '" + path + "' > /dev/null");
         state.counters["gzip_ms"] = gzip / 1e6;
         state.counters["cli_ms"] = cli / 1e6;
         state.counters["ratio_to_gzip"] = cli / gzip;

@@ -2,6 +2,7 @@
 // Shared by the benchmarks: where generated inputs live, resident memory, timing.
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -42,6 +43,15 @@ double bestOf(int repeats, F&& f)
         best = std::min(best, double(std::chrono::duration_cast<std::chrono::nanoseconds>(end - begin).count()));
     }
     return best;
+}
+
+// Best wall time of 3 runs of a shell command, in ns; says on stderr when it fails.
+inline double runCommand(const std::string& command)
+{
+    return bestOf(3, [&] {
+        if (std::system(command.c_str()) != 0)
+            std::fprintf(stderr, "failed: %s\n", command.c_str());
+    });
 }
 
 } // namespace spanscope::bench

@@ -230,10 +230,13 @@ Status readEventColumns(const H5File& file, bool deltas, const ProgressRange& pr
     auto& events = capture.events;
     events.start.resize(eventCount);
     events.end.resize(eventCount);
-    if (auto s = file.readInt64(startPath, events.start.data(), eventCount, progress.sub(0, 0.45)); !s)
-        return s;
-    if (auto s = file.readInt64(endPath, events.end.data(), eventCount, progress.sub(0.45, 0.9)); !s)
-        return s;
+    {
+        const EventColumnPrefault prefault(file, events);
+        if (auto s = file.readInt64(startPath, events.start.data(), eventCount, progress.sub(0, 0.45)); !s)
+            return s;
+        if (auto s = file.readInt64(endPath, events.end.data(), eventCount, progress.sub(0.45, 0.9)); !s)
+            return s;
+    }
 
     // Older writers named await_ns "await_times".
     std::vector<std::pair<std::string, Column<int64_t>*>> optional;
@@ -357,7 +360,7 @@ Status readColumnar(const H5File& file, Capture& capture, const ProgressRange& p
             return s;
     readSummaryStatistics(file, indexColumn("summary_statistics"), capture);
 
-    if (deltas && !aggregate)
+    if (deltas && !aggregate && !file.structureOnly())
         decodeDeltas(capture);
     if (aggregate)
         capture.events = EventColumns{};

@@ -23,6 +23,10 @@ public:
     static Result<H5File> open(const std::string& path, Mode mode = Mode::Full);
 
     const std::string& path() const { return m_path; }
+    // True in the forked probe: large event datasets are not read, so their columns hold
+    // no values, and passes over them are skipped (touching them would only fault in and
+    // zero pages the probe throws away).
+    bool structureOnly() const { return m_mode == Mode::StructureOnly; }
     hid_t id() const { return m_file.get(); }
 
     Error error(ErrorCode code, std::string message, std::string object = {}) const;

@@ -142,6 +142,7 @@ Status readPerRankGroups(const H5File& file, Capture& capture, const ProgressRan
     auto& events = capture.events;
     events.start.resize(total);
     events.end.resize(total);
+    const EventColumnPrefault prefault(file, events);
     std::unordered_map<std::string, uint32_t> regionIds;
     for (size_t i = 0; i < groups.size(); ++i) {
         const auto& group = groups[i];

@@ -13,6 +13,21 @@ Status readPerRankGroups(const H5File& file, Capture& capture, const ProgressRan
 // Schemas 2 and 3 (absolute or delta-encoded events, columnar or aggregate).
 Status readColumnar(const H5File& file, Capture& capture, const ProgressRange& progress);
 
+// Faults in the pages of the start and end columns (sized already) on other cores while
+// HDF5 fills them, for as long as it lives (BackgroundPrefault, column.h). Does nothing in
+// the structure-only probe, which does not fill them.
+class EventColumnPrefault
+{
+public:
+    EventColumnPrefault(const H5File& file, EventColumns& events)
+        : m_start(events.start.data(), file.structureOnly() ? 0 : events.start.size() * sizeof(int64_t)),
+          m_end(events.end.data(), file.structureOnly() ? 0 : events.end.size() * sizeof(int64_t))
+    {}
+
+private:
+    BackgroundPrefault m_start, m_end;
+};
+
 // /metadata attributes; unreadable ones become warnings.
 void readMetadata(const H5File& file, Capture& capture);
 // /thread_table and /task_table when present.

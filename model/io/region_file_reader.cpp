@@ -105,7 +105,8 @@ Result<std::shared_ptr<Capture>> read(const std::string& path, H5File::Mode mode
         return tables.error();
     readNvtxTables(file, *capture);
     addRanksWithoutCalls(*capture);
-    checkEvents(*capture);
+    if (!file.structureOnly())
+        checkEvents(*capture);
     capture->rowExclusive.assign(capture->rows.size(), -1);
     progress.report(1.0);
     return capture;

@@ -1,8 +1,10 @@
 #include "capture_summary.h"
 
 #include "saturating.h"
+#include "../share_out.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -46,33 +48,51 @@ std::shared_ptr<const CaptureSummary> summarizeCapture(const Capture& capture,
             return capture.rows[a].rank < capture.rows[b].rank;
         });
 
-    const double total = double(std::max<size_t>(capture.events.size() * 2, 1));
-    double done = 0;
-    std::vector<int64_t> scratch;
+    // The statistics of each row, and of each region over its rows where it has several,
+    // are independent: shared out over two threads, largest first.
     summary->perRow.resize(capture.rows.size());
-    for (uint32_t r = 0; r < capture.rows.size(); ++r) {
-        if (progress.cancelled())
-            return nullptr;
-        const uint32_t one[] = {r};
-        summary->perRow[r] = computeRegionStats(capture, one, scratch);
-        done += double(capture.rows[r].count);
-        progress.report(done / total);
-    }
     summary->pooled.resize(regionCount);
+    struct Job
+    {
+        bool pooled;    // a region over its rows, else one row
+        uint32_t index; // region or row
+        uint64_t calls;
+    };
+    std::vector<Job> jobs;
+    for (uint32_t r = 0; r < capture.rows.size(); ++r)
+        jobs.push_back({false, r, capture.rows[r].count});
     for (uint32_t region = 0; region < regionCount; ++region) {
+        uint64_t calls = 0;
+        for (const uint32_t r : summary->rowsOfRegion[region])
+            calls += capture.rows[r].count;
+        if (summary->rowsOfRegion[region].size() > 1)
+            jobs.push_back({true, region, calls});
+    }
+    std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.calls > b.calls; });
+    const double total = double(std::max<uint64_t>(capture.events.size() * 2, 1));
+    std::atomic<uint64_t> done{0};
+    std::vector<int64_t> scratch[2];
+    shareOut(jobs.size(), [&](size_t j, int worker) {
         if (progress.cancelled())
-            return nullptr;
-        const auto& rows = summary->rowsOfRegion[region];
-        auto& pooled = summary->pooled[region];
-        if (rows.size() == 1) {
-            pooled = summary->perRow[rows.front()];
+            return;
+        const Job& job = jobs[j];
+        if (job.pooled) {
+            summary->pooled[job.index] = computeRegionStats(capture, summary->rowsOfRegion[job.index], scratch[worker]);
         } else {
-            pooled = computeRegionStats(capture, rows, scratch);
-            for (const uint32_t r : rows)
-                done += double(capture.rows[r].count);
+            const uint32_t one[] = {job.index};
+            summary->perRow[job.index] = computeRegionStats(capture, one, scratch[worker]);
         }
-        pooled.imbalancePercent = imbalance(summary->perRow, rows);
-        progress.report(done / total);
+        const uint64_t now = done.fetch_add(job.calls) + job.calls;
+        if (worker == 0) // ProgressRange reports from one thread
+            progress.report(double(now) / total);
+    });
+    if (progress.cancelled())
+        return nullptr;
+    for (uint32_t region = 0; region < regionCount; ++region) {
+        const auto& rows = summary->rowsOfRegion[region];
+        if (rows.size() == 1)
+            summary->pooled[region] = summary->perRow[rows.front()];
+        summary->pooled[region].imbalancePercent = imbalance(summary->perRow, rows);
     }
 
     // Region order: earliest first start, stable; regions without closed calls last.

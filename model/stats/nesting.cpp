@@ -2,11 +2,13 @@
 
 #include "saturating.h"
 #include "overlap_lanes.h"
+#include "../share_out.h"
 
 #include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
+#include <thread>
 #include <unordered_map>
 
 namespace spanscope::model {
@@ -24,7 +26,7 @@ struct Run
     uint32_t order = 0;                  // position in input order, breaks ties
     const EventIndex* indices = nullptr; // nullptr: events [position, end) directly
     uint64_t position = 0, end = 0;
-    int64_t start = 0, stop = 0;         // cached key of the head call
+    bool disjoint = false;               // each call ends before the next one starts
 
     EventIndex head() const { return indices ? indices[position] : EventIndex(position); }
 };
@@ -36,38 +38,71 @@ struct Open
     uint32_t row;
 };
 
-class Nester
+// What walks add up; a parallel run has one per worker, added together at the end.
+struct WalkTotals
+{
+    std::vector<int64_t> rowExclusive;
+    std::vector<LaneExclusive> laneExclusive;
+    uint64_t overlaps = 0;
+    std::string overlapExample;
+};
+
+// Walks the runs of one track (or of one time slice of it) in nesting order, one walk at
+// a time, on one thread.
+class TrackWalker
 {
 public:
     // `depth` may be null (nothing stored per call); `visitor` may be null.
-    Nester(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor)
-        : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor)
-    {}
+    TrackWalker(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor)
+        : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor),
+          m_lanes(!capture.events.track.empty())
+    {
+        const size_t rows = capture.rows.size();
+        totals.rowExclusive.assign(rows, 0);
+        m_laneRowExclusive.assign(rows, 0);
+        m_laneRowTouched.assign(rows, false);
+    }
 
-    bool run(const ProgressRange& progress);
+    // `open`: the calls already open when the first call of `runs` starts, outermost
+    // first (a slice that begins inside them).
+    void walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open = {});
 
-    std::vector<int64_t> rowExclusive;
-    std::vector<LaneExclusive> laneExclusive;
-    std::optional<Warning> overlapWarning;
+    WalkTotals totals;
 
 private:
-    void addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack);
-    void loadKey(Run& run) const
+    // The nesting-order key of a run's head call.
+    struct HeadKey
+    {
+        int64_t start = 0, stop = 0;
+        uint32_t order = 0; // the run's, breaks ties
+        bool done = true;   // no call left: after every other key
+    };
+    // True if `b` comes before `a`: start ascending, then end descending, then run order.
+    // Written with & and | so that it compiles to no branch.
+    static bool comesAfter(const HeadKey& a, const HeadKey& b)
+    {
+        const bool bFirst = (b.start < a.start)
+                            | ((b.start == a.start) & ((b.stop > a.stop) | ((b.stop == a.stop) & (b.order < a.order))));
+        return (!b.done) & (a.done | bFirst);
+    }
+    void loadKey(Run& run, HeadKey& key) const
     {
         const EventIndex e = run.head();
-        run.start = m_events.start[e];
-        run.stop = m_events.end[e];
+        key.start = m_events.start[e];
+        key.stop = m_events.end[e];
+        key.order = run.order;
+        key.done = false;
+        // Many runs advance side by side, more streams than the hardware prefetcher
+        // follows: without this, nearly every new cache line of a run is a miss to memory.
+        if (!run.indices && (run.position & 7) == 0) {
+            const uint64_t ahead = std::min<uint64_t>(run.position + kPrefetchCalls, run.end - 1);
+            __builtin_prefetch(&m_events.start[ahead]);
+            __builtin_prefetch(&m_events.end[ahead]);
+            if (m_depth)
+                __builtin_prefetch(&(*m_depth)[ahead], 1);
+        }
     }
-    // True if a's head comes before b's head in nesting order.
-    static bool before(const Run& a, const Run& b)
-    {
-        if (a.start != b.start)
-            return a.start < b.start;
-        if (a.stop != b.stop)
-            return a.stop > b.stop;
-        return a.order < b.order;
-    }
-    void mergeWalk(std::vector<Run>& runs, TrackId track);
+    static constexpr uint64_t kPrefetchCalls = 32; // 4 cache lines of 8-byte times ahead
     void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank);
     void finishLane(TrackId track);
     void addLaneExclusive(uint32_t row, int64_t ns)
@@ -85,16 +120,152 @@ private:
     const EventColumns& m_events;
     Column<uint16_t>* m_depth;
     NestingVisitor* m_visitor;
-    bool m_lanes = false;
-    std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs
+    const bool m_lanes;
     std::vector<Open> m_stack;
+    std::vector<HeadKey> m_keys;  // per run, see walk()
+    std::vector<uint32_t> m_tree; // losers per inner node of the tree, see walk()
     // Exclusive ns per row on the lane being walked, flushed to laneExclusive after it.
     std::vector<int64_t> m_laneRowExclusive;
     std::vector<bool> m_laneRowTouched;
     std::vector<uint32_t> m_touchedRows;
+};
+
+void TrackWalker::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank)
+{
+    // Close what ended at or before this start; a zero-length call stays open through its
+    // own instant.
+    while (!m_stack.empty()) {
+        const Open& top = m_stack.back();
+        if (top.end > start || (top.end == start && top.start == top.end))
+            break;
+        m_stack.pop_back();
+    }
+    if (!m_stack.empty() && m_stack.back().end < end) {
+        if (totals.overlaps++ == 0)
+            totals.overlapExample = "'" + m_capture.regionName(m_capture.rows[row].region)
+                                    + "' ends after the enclosing '"
+                                    + m_capture.regionName(m_capture.rows[m_stack.back().row].region)
+                                    + "' on rank " + std::to_string(rank);
+        while (!m_stack.empty() && m_stack.back().end < end)
+            m_stack.pop_back();
+    }
+    const int64_t duration = subtractSaturating(end, start);
+    auto& exclusive = totals.rowExclusive;
+    exclusive[row] = addSaturating(exclusive[row], duration);
+    addLaneExclusive(row, duration);
+    if (!m_stack.empty()) {
+        const uint32_t parentRow = m_stack.back().row;
+        exclusive[parentRow] = subtractSaturating(exclusive[parentRow], duration);
+        addLaneExclusive(parentRow, -duration);
+    }
+    const auto depth = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
+    if (m_depth)
+        (*m_depth)[e] = depth;
+    if (m_visitor)
+        m_visitor->call(e, depth);
+    m_stack.push_back({start, end, row});
+}
+
+void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open)
+{
+    m_stack = open;
+    if (m_visitor)
+        m_visitor->track(track);
+    const int32_t rank = m_capture.tracks[track.value].rank;
+    // A loser tree over the runs' head calls: after the winner advances, one comparison
+    // per level (log2 of the run count) finds the next, without branches to mispredict.
+    // Leaves past the last run, and runs used up, are `done` and lose to everything.
+    size_t leaves = 1;
+    while (leaves < runs.size())
+        leaves *= 2;
+    m_keys.assign(leaves, HeadKey{});
+    for (uint32_t i = 0; i < runs.size(); ++i)
+        if (runs[i].position < runs[i].end)
+            loadKey(runs[i], m_keys[i]);
+    // Build bottom up: winners[node] plays at its parent, tree[node] keeps the loser.
+    m_tree.assign(leaves, 0);
+    std::vector<uint32_t> winners(2 * leaves);
+    for (uint32_t i = 0; i < leaves; ++i)
+        winners[leaves + i] = i;
+    for (size_t node = leaves; node-- > 1;) {
+        const uint32_t left = winners[2 * node], right = winners[2 * node + 1];
+        const bool leftWins = !comesAfter(m_keys[left], m_keys[right]);
+        winners[node] = leftWins ? left : right;
+        m_tree[node] = leftWins ? right : left;
+    }
+    uint32_t winner = winners[1];
+    while (!m_keys[winner].done) {
+        Run& top = runs[winner];
+        HeadKey& key = m_keys[winner];
+        visit(top.head(), key.start, key.stop, top.row, rank);
+        if (++top.position == top.end)
+            key.done = true;
+        else
+            loadKey(top, key);
+        HeadKey current = key;
+        for (size_t node = (leaves + winner) / 2; node >= 1; node /= 2) {
+            const uint32_t held = m_tree[node];
+            const bool heldWins = comesAfter(current, m_keys[held]);
+            m_tree[node] = heldWins ? winner : held;
+            winner = heldWins ? held : winner;
+            current = m_keys[winner];
+        }
+    }
+    finishLane(track);
+}
+
+void TrackWalker::finishLane(TrackId track)
+{
+    if (!m_lanes)
+        return;
+    for (const uint32_t row : m_touchedRows) {
+        totals.laneExclusive.push_back({row, track, m_laneRowExclusive[row]});
+        m_laneRowExclusive[row] = 0;
+        m_laneRowTouched[row] = false;
+    }
+    m_touchedRows.clear();
+}
+
+// One piece of a parallel walk: a whole track, or the calls of one that start in one part
+// of its time.
+struct WalkUnit
+{
+    TrackId track;
+    std::vector<Run> runs;
+    std::vector<Open> open; // see TrackWalker::walk
+    uint64_t calls = 0;
+};
+
+class Nester
+{
+public:
+    Nester(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor,
+           const NestingOptions& options)
+        : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor),
+          m_options(options)
+    {}
+
+    bool run(const ProgressRange& progress);
+
+    WalkTotals totals;
+    std::optional<Warning> overlapWarning;
+
+private:
+    void addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack);
+    EventIndex callAt(const Run& run, uint64_t position) const
+    {
+        return run.indices ? run.indices[position] : EventIndex(position);
+    }
+    bool walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
+    bool splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, WalkUnit& late) const;
+
+    const Capture& m_capture;
+    const EventColumns& m_events;
+    Column<uint16_t>* m_depth;
+    NestingVisitor* m_visitor;
+    const NestingOptions m_options;
+    std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs
     uint32_t m_runOrder = 0;
-    uint64_t m_overlaps = 0;
-    std::string m_overlapExample;
 };
 
 void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
@@ -105,7 +276,7 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
         return;
     const bool perCall = !m_events.track.empty();
     auto trackOf = [&](uint64_t i) { return perCall ? m_events.track[i] : r.track.value; };
-    bool simple = true;
+    bool simple = true, disjoint = true;
     const uint32_t firstTrack = trackOf(begin);
     for (uint64_t i = begin; i < end && simple; ++i) {
         if (m_events.end[i] < m_events.start[i] || trackOf(i) != firstTrack)
@@ -114,6 +285,8 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
                  && (m_events.start[i] < m_events.start[i - 1]
                      || (m_events.start[i] == m_events.start[i - 1] && m_events.end[i] > m_events.end[i - 1])))
             simple = false;
+        else if (i > begin && m_events.end[i - 1] > m_events.start[i])
+            disjoint = false;
     }
     auto runsFor = [&](uint32_t track) -> std::vector<Run>& {
         if (track >= runsOfTrack.size())
@@ -126,6 +299,7 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
         run.order = m_runOrder++;
         run.position = begin;
         run.end = end;
+        run.disjoint = disjoint;
         runsFor(firstTrack).push_back(run);
         return;
     }
@@ -150,105 +324,133 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
         run.indices = m_gathered.back().data();
         run.position = 0;
         run.end = m_gathered.back().size();
+        run.disjoint = false; // not needed: gathered rows are rare and not split
         runsFor(track).push_back(run);
     }
 }
 
-void Nester::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank)
+// Splits one track's walk at time `at`: `early` gets the calls that start before it,
+// `late` the others and, as open calls, those of `early` that are still open at `at`. The
+// late walk then does exactly what the whole walk would after `at`, provided the early
+// one meets no partial overlap (the caller checks). False when the track cannot be split
+// so: a row whose calls overlap one another, or open calls that do not nest.
+bool Nester::splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, WalkUnit& late) const
 {
-    // Close what ended at or before this start; a zero-length call stays open through its
-    // own instant.
-    while (!m_stack.empty()) {
-        const Open& top = m_stack.back();
-        if (top.end > start || (top.end == start && top.start == top.end))
-            break;
-        m_stack.pop_back();
-    }
-    if (!m_stack.empty() && m_stack.back().end < end) {
-        if (m_overlaps++ == 0)
-            m_overlapExample = "'" + m_capture.regionName(m_capture.rows[row].region)
-                               + "' ends after the enclosing '"
-                               + m_capture.regionName(m_capture.rows[m_stack.back().row].region)
-                               + "' on rank " + std::to_string(rank);
-        while (!m_stack.empty() && m_stack.back().end < end)
-            m_stack.pop_back();
-    }
-    const int64_t duration = subtractSaturating(end, start);
-    auto& exclusive = rowExclusive;
-    exclusive[row] = addSaturating(exclusive[row], duration);
-    addLaneExclusive(row, duration);
-    if (!m_stack.empty()) {
-        const uint32_t parentRow = m_stack.back().row;
-        exclusive[parentRow] = subtractSaturating(exclusive[parentRow], duration);
-        addLaneExclusive(parentRow, -duration);
-    }
-    const auto depth = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
-    if (m_depth)
-        (*m_depth)[e] = depth;
-    if (m_visitor)
-        m_visitor->call(e, depth);
-    m_stack.push_back({start, end, row});
-}
-
-void Nester::mergeWalk(std::vector<Run>& runs, TrackId track)
-{
-    m_stack.clear();
-    if (m_visitor)
-        m_visitor->track(track);
-    const int32_t rank = m_capture.tracks[track.value].rank;
-    for (auto& run : runs)
-        loadKey(run);
-    // A binary min-heap of run numbers ordered by each run's head key. The top run is
-    // advanced in place and sifted down, so there are no pop/push pairs; swapping 4-byte
-    // run numbers keeps the sift cheap.
-    std::vector<uint32_t> heap(runs.size());
-    for (uint32_t i = 0; i < heap.size(); ++i)
-        heap[i] = i;
-    const auto less = [&runs](uint32_t a, uint32_t b) { return before(runs[a], runs[b]); };
-    const auto siftDown = [&heap, &less](size_t i) {
-        const size_t n = heap.size();
-        const uint32_t moving = heap[i];
-        while (true) {
-            const size_t left = 2 * i + 1;
-            if (left >= n)
-                break;
-            size_t child = left;
-            if (left + 1 < n && less(heap[left + 1], heap[left]))
-                child = left + 1;
-            if (!less(heap[child], moving))
-                break;
-            heap[i] = heap[child];
-            i = child;
-        }
-        heap[i] = moving;
+    struct Candidate
+    {
+        Open open;
+        uint32_t order;
     };
-    for (size_t i = heap.size() / 2; i-- > 0;)
-        siftDown(i);
-    while (!heap.empty()) {
-        Run& top = runs[heap.front()];
-        visit(top.head(), top.start, top.stop, top.row, rank);
-        if (++top.position == top.end) {
-            heap.front() = heap.back();
-            heap.pop_back();
-        } else {
-            loadKey(top);
+    std::vector<Candidate> candidates;
+    for (const Run& run : runs) {
+        if (!run.disjoint)
+            return false;
+        uint64_t low = run.position, high = run.end; // first call starting at or after `at`
+        while (low < high) {
+            const uint64_t middle = low + (high - low) / 2;
+            if (m_events.start[callAt(run, middle)] < at)
+                low = middle + 1;
+            else
+                high = middle;
         }
-        if (heap.size() > 1)
-            siftDown(0);
+        Run first = run, second = run;
+        first.end = second.position = low;
+        if (first.position < first.end) {
+            early.runs.push_back(first);
+            early.calls += first.end - first.position;
+            // The row's calls are disjoint: only its last early call can still be open.
+            const EventIndex last = callAt(run, low - 1);
+            if (m_events.end[last] > at)
+                candidates.push_back({{m_events.start[last], m_events.end[last], run.row}, run.order});
+        }
+        if (second.position < second.end) {
+            late.runs.push_back(second);
+            late.calls += second.end - second.position;
+        }
     }
-    finishLane(track);
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        if (a.open.start != b.open.start)
+            return a.open.start < b.open.start;
+        if (a.open.end != b.open.end)
+            return a.open.end > b.open.end;
+        return a.order < b.order;
+    });
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (i > 0 && candidates[i].open.end > candidates[i - 1].open.end)
+            return false; // they overlap partially: the serial walk decides
+        late.open.push_back(candidates[i].open);
+    }
+    return true;
 }
 
-void Nester::finishLane(TrackId track)
+// The walk on two threads: tracks (and the biggest tracks split in two at a time) as
+// units, each worker adding up its own totals. False, with nothing kept, when a partial
+// overlap was met: the split rule assumes there is none, so the serial walk redoes it.
+bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress)
 {
-    if (!m_lanes)
-        return;
-    for (const uint32_t row : m_touchedRows) {
-        laneExclusive.push_back({row, track, m_laneRowExclusive[row]});
-        m_laneRowExclusive[row] = 0;
-        m_laneRowTouched[row] = false;
+    uint64_t total = 0;
+    for (const auto& runs : runsOfTrack)
+        for (const Run& run : runs)
+            total += run.end - run.position;
+    std::vector<WalkUnit> units;
+    for (uint32_t t = 0; t < runsOfTrack.size(); ++t) {
+        auto& runs = runsOfTrack[t];
+        WalkUnit whole{TrackId{t}, runs, {}, 0};
+        for (const Run& run : runs)
+            whole.calls += run.end - run.position;
+        if (whole.calls == 0)
+            continue;
+        if (whole.calls >= total / 4 && whole.calls >= 2) {
+            // Split at the start of the middle call of the track's largest row.
+            const Run& largest = *std::max_element(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+                return a.end - a.position < b.end - b.position;
+            });
+            const int64_t at =
+                m_events.start[callAt(largest, largest.position + (largest.end - largest.position) / 2)];
+            WalkUnit early{TrackId{t}, {}, {}, 0}, late{TrackId{t}, {}, {}, 0};
+            if (splitAt(runs, at, early, late) && early.calls > 0 && late.calls > 0) {
+                units.push_back(std::move(early));
+                units.push_back(std::move(late));
+                continue;
+            }
+        }
+        units.push_back(std::move(whole));
     }
-    m_touchedRows.clear();
+    // Largest first, taken in turn by whichever worker is free: balanced within the
+    // smallest unit.
+    std::stable_sort(units.begin(), units.end(),
+                     [](const WalkUnit& a, const WalkUnit& b) { return a.calls > b.calls; });
+    TrackWalker walkers[2] = {{m_capture, m_depth, nullptr}, {m_capture, m_depth, nullptr}};
+    shareOut(units.size(), [&](size_t u, int worker) {
+        TrackWalker& walker = walkers[worker];
+        if (progress.cancelled() || walker.totals.overlaps > 0)
+            return; // an overlap: the serial walk redoes everything
+        walker.walk(units[u].runs, units[u].track, units[u].open);
+    });
+    if (progress.cancelled())
+        return false;
+    const WalkTotals& other = walkers[1].totals;
+    if (walkers[0].totals.overlaps > 0 || other.overlaps > 0)
+        return false;
+    totals = std::move(walkers[0].totals);
+    for (size_t r = 0; r < totals.rowExclusive.size(); ++r)
+        totals.rowExclusive[r] = addSaturating(totals.rowExclusive[r], other.rowExclusive[r]);
+    // A split track has entries from both halves: one entry per (track, row).
+    auto& lanes = totals.laneExclusive;
+    lanes.insert(lanes.end(), other.laneExclusive.begin(), other.laneExclusive.end());
+    std::sort(lanes.begin(), lanes.end(), [](const LaneExclusive& a, const LaneExclusive& b) {
+        return a.track.value != b.track.value ? a.track.value < b.track.value : a.row < b.row;
+    });
+    size_t kept = 0;
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        if (kept > 0 && lanes[kept - 1].track.value == lanes[i].track.value && lanes[kept - 1].row == lanes[i].row)
+            lanes[kept - 1].exclusiveNs = addSaturating(lanes[kept - 1].exclusiveNs, lanes[i].exclusiveNs);
+        else
+            lanes[kept++] = lanes[i];
+    }
+    lanes.resize(kept);
+    progress.report(1.0);
+    return true;
 }
 
 bool Nester::run(const ProgressRange& progress)
@@ -256,10 +458,6 @@ bool Nester::run(const ProgressRange& progress)
     const size_t n = m_events.size();
     if (m_depth)
         m_depth->assign(n, 0);
-    rowExclusive.assign(m_capture.rows.size(), 0);
-    m_lanes = !m_events.track.empty();
-    m_laneRowExclusive.assign(m_capture.rows.size(), 0);
-    m_laneRowTouched.assign(m_capture.rows.size(), false);
 
     // Runs grouped by track, each track's runs in row order.
     std::vector<std::vector<Run>> runsOfTrack;
@@ -269,6 +467,16 @@ bool Nester::run(const ProgressRange& progress)
         addRuns(r, runsOfTrack);
     }
     runsOfTrack.resize(m_capture.tracks.size());
+    // A visitor must see the calls in order: it gets the serial walk.
+    if (!m_visitor && n >= m_options.parallelMinimumCalls && std::thread::hardware_concurrency() >= 2) {
+        if (walkInParallel(runsOfTrack, progress)) {
+            m_gathered.clear();
+            return true;
+        }
+        if (progress.cancelled())
+            return false;
+    }
+    TrackWalker walker(m_capture, m_depth, m_visitor);
     uint64_t done = 0;
     for (const TrackId track : tracksInDisplayOrder(m_capture)) {
         auto& runs = runsOfTrack[track.value];
@@ -278,16 +486,16 @@ bool Nester::run(const ProgressRange& progress)
             return false;
         for (const Run& run : runs)
             done += run.end - run.position;
-        mergeWalk(runs, track);
+        walker.walk(runs, track);
         progress.report(n ? double(std::min<uint64_t>(done, n)) / double(n) : 1.0);
     }
     m_gathered.clear();
-
-    if (m_overlaps)
-        overlapWarning = Warning{std::to_string(m_overlaps)
+    totals = std::move(walker.totals);
+    if (totals.overlaps)
+        overlapWarning = Warning{std::to_string(totals.overlaps)
                                      + " calls end after the call enclosing them (partial overlap; "
                                        "first: "
-                                     + m_overlapExample
+                                     + totals.overlapExample
                                      + "); they are treated as siblings for exclusive time",
                                  {}};
     return true;
@@ -295,7 +503,8 @@ bool Nester::run(const ProgressRange& progress)
 
 } // namespace
 
-bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisitor* visitor)
+bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisitor* visitor,
+                    const NestingOptions& options)
 {
     assignTracks(capture);
     if (capture.events.size() >= UINT32_MAX) {
@@ -303,7 +512,7 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
         return true;
     }
     std::optional<Nester> nester;
-    nester.emplace(capture, &capture.events.depth, visitor);
+    nester.emplace(capture, &capture.events.depth, visitor, options);
     if (!nester->run(progress))
         return false;
     // Partial overlaps: spread the calls over inferred lanes and nest again, so no call is
@@ -314,13 +523,13 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
                 capture.warnings.push_back(std::move(*lanes));
             if (visitor)
                 visitor->restart();
-            nester.emplace(capture, &capture.events.depth, visitor);
+            nester.emplace(capture, &capture.events.depth, visitor, options);
             if (!nester->run(progress))
                 return false;
         }
     }
-    capture.rowExclusive = std::move(nester->rowExclusive);
-    capture.laneExclusive = std::move(nester->laneExclusive);
+    capture.rowExclusive = std::move(nester->totals.rowExclusive);
+    capture.laneExclusive = std::move(nester->totals.laneExclusive);
     if (nester->overlapWarning && !capture.nestingComputed)
         capture.warnings.push_back(std::move(*nester->overlapWarning));
     capture.nestingComputed = true;
@@ -331,7 +540,7 @@ void walkNesting(const Capture& capture, NestingVisitor& visitor)
 {
     if (capture.events.size() >= UINT32_MAX)
         return;
-    Nester(capture, nullptr, &visitor).run({nullptr, 0, 1});
+    Nester(capture, nullptr, &visitor, NestingOptions{}).run({nullptr, 0, 1});
 }
 
 } // namespace spanscope::model

@@ -24,9 +24,20 @@ namespace spanscope::model {
 // otherwise. Run before the capture is published; returns false if cancelled.
 //
 // `visitor`, when given, sees every call of every lane in nesting order (see below).
+//
+// Without a visitor, captures of at least `parallelMinimumCalls` calls are walked on two
+// threads: tracks are shared out, and a track holding a quarter of the calls or more is
+// cut in two at a time inside it, the later half starting from the calls open at the cut
+// (exact when the rows on that track hold disjoint calls; otherwise the track is walked
+// whole). The results are those of the serial walk; a capture with partial overlaps is
+// walked serially again.
+struct NestingOptions
+{
+    uint64_t parallelMinimumCalls = uint64_t(1) << 20;
+};
 class NestingVisitor;
 bool computeNesting(Capture& capture, const ProgressRange& progress = {nullptr, 0, 1},
-                    NestingVisitor* visitor = nullptr);
+                    NestingVisitor* visitor = nullptr, const NestingOptions& options = {});
 
 // Receives the walk: for each track with closed calls, in display order
 // (tracksInDisplayOrder), track() once, then call() for each closed call in (start asc,

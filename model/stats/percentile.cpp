@@ -8,25 +8,26 @@ std::vector<double> percentilesOfUnsorted(std::vector<int64_t>& values, const st
     const size_t n = values.size();
     if (n == 0)
         return results;
-    // Work from the highest percentile down: each nth_element leaves everything below its
-    // position smaller, so the next search only needs the prefix.
-    size_t limit = n;
-    for (size_t k = ps.size(); k-- > 0;) {
+    // Lowest percentile first: each nth_element leaves everything after its position
+    // larger, so the next (higher) one only searches that suffix. For p50, p95, p99 the
+    // searches cover n, n/2 and n/20 values (n + 0.99n + 0.95n from the top down).
+    size_t from = 0;
+    const auto begin = values.begin();
+    for (size_t k = 0; k < ps.size(); ++k) {
         const double position = std::clamp(ps[k], 0.0, 100.0) / 100.0 * double(n - 1);
-        const size_t below = size_t(std::floor(position));
-        const double fraction = position - double(below);
-        const auto begin = values.begin();
-        std::nth_element(begin, begin + int64_t(below), begin + int64_t(limit));
+        const size_t below = std::max(size_t(std::floor(position)), from);
+        const double fraction = position - std::floor(position);
+        std::nth_element(begin + int64_t(from), begin + int64_t(below), values.end());
         const int64_t low = values[below];
         int64_t high = low;
-        if (below + 1 < limit) {
-            // Order statistic below+1 is the smallest of the upper part; move it next to
-            // `below` so the prefix [0, below+2) holds exactly the smallest below+2 values.
-            const auto smallest = std::min_element(begin + int64_t(below) + 1, begin + int64_t(limit));
+        if (below + 1 < n) {
+            // Order statistic below+1 is the smallest of the part after `below`; put it
+            // next to it, so the suffix searched next still holds only larger values.
+            const auto smallest = std::min_element(begin + int64_t(below) + 1, values.end());
             std::iter_swap(smallest, begin + int64_t(below) + 1);
             high = values[below + 1];
         }
-        limit = std::min(below + 2, limit);
+        from = below;
         results[k] = double(low) + (double(high) - double(low)) * fraction;
     }
     return results;

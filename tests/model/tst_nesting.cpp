@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <functional>
+#include <map>
 #include <random>
 
 using namespace spanscope;
@@ -238,6 +239,58 @@ inner 0 30 40 thread=1 task=5
                 }
                 QCOMPARE(int(e.depth[i]), depth);
             }
+        }
+    }
+
+    // The walk on two threads (tracks shared out, big tracks cut at a time inside them)
+    // gives exactly what the serial walk gives: depths, exclusive times per row and per
+    // lane, warnings. Random captures: trees whose rows hold disjoint calls (cut), trees
+    // with recursion (walked whole), threads as lanes, and partial overlaps (walked again
+    // serially).
+    void parallelWalkMatchesTheSerialOne()
+    {
+        std::mt19937 random(11);
+        for (int round = 0; round < 60; ++round) {
+            const int shape = round % 4;
+            std::string text;
+            std::function<void(int, int64_t, int64_t, int)> grow = [&](int rank, int64_t begin, int64_t end, int depth) {
+                const std::string region = shape == 1 ? "r" + std::to_string(random() % 3) : "d" + std::to_string(depth);
+                text += region + " " + std::to_string(rank) + " " + std::to_string(begin) + " " + std::to_string(end);
+                if (shape == 2)
+                    text += " thread=" + std::to_string(rank * 10 + int(random() % 2));
+                text += "\n";
+                if (depth > 5 || end - begin < 6)
+                    return;
+                int64_t cursor = begin + int64_t(random() % 2); // children may start with the parent
+                while (cursor + 2 < end && random() % 4) {
+                    const int64_t length = int64_t(random() % uint64_t(std::max<int64_t>(1, (end - cursor) / 2)));
+                    grow(rank, cursor, std::min(end, cursor + length), depth + 1); // zero-length allowed
+                    cursor += length + int64_t(random() % 2); // touching or apart
+                }
+            };
+            for (int rank = 0; rank < 1 + round % 3; ++rank)
+                for (int64_t top = 0; top < 5000; top += 1000)
+                    grow(rank, top, top + 900 + int64_t(random() % 100), 0);
+            if (shape == 3) // a call ending after its parent
+                text += "d9 0 1950 2980\n";
+            auto serial = buildCapture(text);
+            auto parallel = buildCapture(text);
+            model::NestingOptions never, always;
+            never.parallelMinimumCalls = UINT64_MAX;
+            always.parallelMinimumCalls = 0;
+            QVERIFY(model::computeNesting(*serial, {nullptr, 0, 1}, nullptr, never));
+            QVERIFY(model::computeNesting(*parallel, {nullptr, 0, 1}, nullptr, always));
+            QCOMPARE(describe(*parallel), describe(*serial));
+            auto lanes = [](const model::Capture& capture) {
+                std::map<std::pair<uint32_t, uint32_t>, int64_t> byLane;
+                for (const auto& lane : capture.laneExclusive)
+                    byLane[{lane.track.value, lane.row}] += lane.exclusiveNs;
+                return byLane;
+            };
+            QCOMPARE(lanes(*parallel), lanes(*serial));
+            QCOMPARE(parallel->warnings.size(), serial->warnings.size());
+            for (size_t w = 0; w < serial->warnings.size(); ++w)
+                QCOMPARE(parallel->warnings[w].message, serial->warnings[w].message);
         }
     }
 };
