@@ -70,28 +70,26 @@ public:
     WalkTotals totals;
 
 private:
-    // The nesting-order key of a run's head call.
+    // The nesting-order key of a run's head call. A run with no call left holds kDone,
+    // which comes after every closed call (whose end is never before its start).
     struct HeadKey
     {
-        int64_t start = 0, stop = 0;
-        uint32_t order = 0; // the run's, breaks ties
-        bool done = true;   // no call left: after every other key
+        int64_t start, stop;
+        uint64_t tie; // the run's order, breaks ties
     };
-    // True if `b` comes before `a`: start ascending, then end descending, then run order.
-    // Written with & and | so that it compiles to no branch.
-    static bool comesAfter(const HeadKey& a, const HeadKey& b)
+    static constexpr HeadKey kDone{INT64_MAX, INT64_MIN, UINT64_MAX};
+    // True if `b` comes before (a.start, a.stop, a.tie): start ascending, then end
+    // descending, then run order. Written with & and | so that it compiles to no branch.
+    static bool comesBefore(const HeadKey& b, int64_t start, int64_t stop, uint64_t tie)
     {
-        const bool bFirst = (b.start < a.start)
-                            | ((b.start == a.start) & ((b.stop > a.stop) | ((b.stop == a.stop) & (b.order < a.order))));
-        return (!b.done) & (a.done | bFirst);
+        return (b.start < start) | ((b.start == start) & ((b.stop > stop) | ((b.stop == stop) & (b.tie < tie))));
     }
     void loadKey(Run& run, HeadKey& key) const
     {
         const EventIndex e = run.head();
         key.start = m_events.start[e];
         key.stop = m_events.end[e];
-        key.order = run.order;
-        key.done = false;
+        key.tie = run.order;
         // Many runs advance side by side, more streams than the hardware prefetcher
         // follows: without this, nearly every new cache line of a run is a miss to memory.
         if (!run.indices && (run.position & 7) == 0) {
@@ -178,7 +176,7 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
     size_t leaves = 1;
     while (leaves < runs.size())
         leaves *= 2;
-    m_keys.assign(leaves, HeadKey{});
+    m_keys.assign(leaves, kDone);
     for (uint32_t i = 0; i < runs.size(); ++i)
         if (runs[i].position < runs[i].end)
             loadKey(runs[i], m_keys[i]);
@@ -189,26 +187,33 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
         winners[leaves + i] = i;
     for (size_t node = leaves; node-- > 1;) {
         const uint32_t left = winners[2 * node], right = winners[2 * node + 1];
-        const bool leftWins = !comesAfter(m_keys[left], m_keys[right]);
-        winners[node] = leftWins ? left : right;
-        m_tree[node] = leftWins ? right : left;
+        const HeadKey& l = m_keys[left];
+        const bool rightWins = comesBefore(m_keys[right], l.start, l.stop, l.tie);
+        winners[node] = rightWins ? right : left;
+        m_tree[node] = rightWins ? left : right;
     }
     uint32_t winner = winners[1];
-    while (!m_keys[winner].done) {
+    while (m_keys[winner].tie != kDone.tie) {
         Run& top = runs[winner];
         HeadKey& key = m_keys[winner];
         visit(top.head(), key.start, key.stop, top.row, rank);
         if (++top.position == top.end)
-            key.done = true;
+            key = kDone;
         else
             loadKey(top, key);
-        HeadKey current = key;
+        // Replay the winner's path. The key travels in registers: each level waits only
+        // for the comparison before it, not for a reload of the new winner's key.
+        int64_t start = key.start, stop = key.stop;
+        uint64_t tie = key.tie;
         for (size_t node = (leaves + winner) / 2; node >= 1; node /= 2) {
             const uint32_t held = m_tree[node];
-            const bool heldWins = comesAfter(current, m_keys[held]);
+            const HeadKey& h = m_keys[held];
+            const bool heldWins = comesBefore(h, start, stop, tie);
             m_tree[node] = heldWins ? winner : held;
             winner = heldWins ? held : winner;
-            current = m_keys[winner];
+            start = heldWins ? h.start : start;
+            stop = heldWins ? h.stop : stop;
+            tie = heldWins ? h.tie : tie;
         }
     }
     finishLane(track);
