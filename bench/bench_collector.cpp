@@ -6,13 +6,17 @@
 // with NVTX_INJECTION64_PATH = the collector and SPANSCOPE_OUTPUT = a temporary file, or with
 // neither, and reads one "result" line back. All three loops run in the same benchmark run.
 //
-// BM_PushPop/0 (batched): 4,000 pairs (fits a thread's 512 KiB ring), then a 2 ms pause so the
-//   sender keeps up: the cost of capture itself. BM_PushPop/1 (sustained): one loop with no
-//   pause; the sender cannot keep up with a bare push/pop loop and the rings drop records.
-//   A push that is dropped skips its timestamp, so with heavy drops ns_per_pair can come
-//   out below ns_per_two_timestamps: read /0 for the cost of capture.
+// BM_PushPop/0 (batched): 4,000 pairs (3 of a thread's 64 KiB blocks), then a 2 ms pause so
+//   the sender keeps up: the cost of capture itself. BM_PushPop/1 (sustained): 2 M pairs in
+//   one loop with no pause; the sender cannot keep up with a bare push/pop loop, the queue
+//   reaches its default cap (64 MiB) and drops records. A push that is dropped skips its
+//   timestamp, so with heavy drops ns_per_pair can come out below ns_per_two_timestamps:
+//   read /0 for the cost of capture. BM_PushPop/2: the same loop in lossless mode
+//   (SPANSCOPE_LOSSLESS=1): everything queued, nothing dropped below the cap (1 GiB).
 // Counters (per pair = nvtxRangePushA + nvtxRangePop, mean over the iterations):
 //   ns_per_pair                  wall ns per pair with the collector injected
+//   ns_per_pair_min_batch, ns_per_pair_median_batch   the same for the fastest and the
+//                                median batch of the run (BM_PushPop/0: 250 batches)
 //   ns_per_pair_uninstrumented   the same loop with no tool attached (NVTX's no-op path)
 //   ns_per_two_timestamps        the same loop doing two raw __rdtsc() reads instead (the
 //                                collector takes one raw TSC timestamp per call)
@@ -21,6 +25,7 @@
 //                                the stream's Dropped records, warm-up included)
 //   dropped_fraction             dropped / records made
 //   unaccounted                  records made - records in the stream - dropped: must be 0
+//   queue_peak_mib               /2: the most memory the queue held (the collector's report)
 // BM_Decode: the recorded stream decoded by protocol/spanscope_decoder.h from memory, fed in
 //   256 KiB chunks as a socket reader would. /0 records spanscope-demo first, /1 a push/pop
 //   stream from the batched child.
@@ -45,6 +50,7 @@
 #include "model/live/nvtx_assembler.h"
 #include "protocol/spanscope_decoder.h"
 
+#include <algorithm>
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstdio>
@@ -88,7 +94,8 @@ inline std::uint64_t rawTimestamp()
 // ---- Child side ----------------------------------------------------------------------------
 
 // Runs `pairs` operations in batches of `batch` with `pauseUs` between batches and prints
-// "result NS_PER_OP TOTAL_NS". The pause is not timed.
+// "result NS_PER_OP TOTAL_NS MIN_BATCH MEDIAN_BATCH" (the last two: ns per op of the
+// fastest and the median batch). The pause is not timed.
 int runChild(const std::string& what, long pairs, long batch, long pauseUs)
 {
     const bool nvtx = what == "nvtx";
@@ -103,6 +110,8 @@ int runChild(const std::string& what, long pairs, long batch, long pauseUs)
     }
     double ns = 0;
     long done = 0;
+    std::vector<double> batches; // ns per op of each batch
+    batches.reserve(std::size_t(pairs / std::max(batch, 1L) + 1));
     while (done < pairs) {
         const long n = std::min(batch, pairs - done);
         const auto t0 = std::chrono::steady_clock::now();
@@ -118,12 +127,16 @@ int runChild(const std::string& what, long pairs, long batch, long pauseUs)
             }
         }
         const auto t1 = std::chrono::steady_clock::now();
-        ns += std::chrono::duration<double, std::nano>(t1 - t0).count();
+        const double batchNs = std::chrono::duration<double, std::nano>(t1 - t0).count();
+        ns += batchNs;
+        batches.push_back(batchNs / double(n));
         done += n;
         if (pauseUs > 0)
             std::this_thread::sleep_for(std::chrono::microseconds(pauseUs));
     }
-    std::printf("result %.4f %.0f\n", ns / double(done), ns);
+    std::sort(batches.begin(), batches.end());
+    std::printf("result %.4f %.0f %.4f %.4f\n", ns / double(done), ns, batches.front(),
+                batches[batches.size() / 2]);
     return 0;
 }
 
@@ -134,6 +147,7 @@ struct ChildResult
     bool ok = false;
     double nsPerOp = 0;
     double totalNs = 0;
+    double minBatchNsPerOp = 0, medianBatchNsPerOp = 0;
     std::string output; // everything the child printed, for error messages
 };
 
@@ -192,8 +206,8 @@ ChildResult spawnChild(const std::vector<std::string>& args,
     waitpid(pid, &status, 0);
     const auto at = result.output.find("result ");
     result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && at != std::string::npos &&
-                std::sscanf(result.output.c_str() + at, "result %lf %lf", &result.nsPerOp,
-                            &result.totalNs) == 2;
+                std::sscanf(result.output.c_str() + at, "result %lf %lf %lf %lf", &result.nsPerOp,
+                            &result.totalNs, &result.minBatchNsPerOp, &result.medianBatchNsPerOp) == 4;
     return result;
 }
 
@@ -248,7 +262,8 @@ std::string tempStream(const char* name)
 
 void BM_PushPop(benchmark::State& state)
 {
-    const bool sustained = state.range(0) == 1;
+    const bool sustained = state.range(0) >= 1;
+    const bool lossless = state.range(0) == 2;
     const long pairs = sustained ? 2'000'000 : 1'000'000;
     const long batch = sustained ? pairs : 4000;
     const long pauseUs = sustained ? 0 : 2000;
@@ -260,13 +275,15 @@ void BM_PushPop(benchmark::State& state)
         return a;
     };
     const std::string stream = tempStream("pushpop");
-    double captured = 0, bare = 0, timestamps = 0, dropped = 0, made = 0, unaccounted = 0;
+    double captured = 0, capturedMin = 0, capturedMedian = 0, bare = 0, timestamps = 0, dropped = 0,
+           made = 0, unaccounted = 0, peakMiB = 0;
     for (auto _ : state) {
         const auto plain = spawnChild(withWhat("nvtx"), {});
         const auto tsc = spawnChild(withWhat("timestamps"), {});
         const auto instrumented =
             spawnChild(withWhat("nvtx"), {"NVTX_INJECTION64_PATH=" SPANSCOPE_COLLECTOR_LIB,
-                                          "SPANSCOPE_OUTPUT=" + stream});
+                                          "SPANSCOPE_OUTPUT=" + stream,
+                                          std::string("SPANSCOPE_LOSSLESS=") + (lossless ? "1" : "0")});
         for (const auto* r : {&plain, &tsc, &instrumented})
             if (!r->ok) {
                 state.SkipWithError(("child failed: " + r->output).c_str());
@@ -283,7 +300,11 @@ void BM_PushPop(benchmark::State& state)
             return;
         }
         const double expected = 2.0 * double(pairs + kWarmupPairs);
+        if (const auto at = instrumented.output.find("queue peaked at "); at != std::string::npos)
+            peakMiB += std::atof(instrumented.output.c_str() + at + 16);
         captured += instrumented.nsPerOp;
+        capturedMin += instrumented.minBatchNsPerOp;
+        capturedMedian += instrumented.medianBatchNsPerOp;
         bare += plain.nsPerOp;
         timestamps += tsc.nsPerOp;
         dropped += double(counts.dropped());
@@ -293,12 +314,16 @@ void BM_PushPop(benchmark::State& state)
     }
     const double n = double(state.iterations());
     state.counters["ns_per_pair"] = captured / n;
+    state.counters["ns_per_pair_min_batch"] = capturedMin / n;
+    state.counters["ns_per_pair_median_batch"] = capturedMedian / n;
     state.counters["ns_per_pair_uninstrumented"] = bare / n;
     state.counters["ns_per_two_timestamps"] = timestamps / n;
     state.counters["ratio_to_two_timestamps"] = captured / timestamps;
     state.counters["dropped"] = dropped / n;
     state.counters["dropped_fraction"] = dropped / made;
     state.counters["unaccounted"] = unaccounted / n;
+    if (lossless)
+        state.counters["queue_peak_mib"] = peakMiB / n;
 }
 
 // Records the stream BM_Decode decodes (once per process and case).
@@ -427,6 +452,7 @@ void BM_LiveSnapshot(benchmark::State& state)
 BENCHMARK(BM_PushPop)
     ->Arg(0)
     ->Arg(1)
+    ->Arg(2)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);

@@ -30,12 +30,23 @@ bool g_startTried = false;
 pthread_key_t g_threadKey;
 std::atomic<bool> g_logged{false};
 
-// Sender cadence: short enough that a busy thread's ring (ThreadBuffer::kCapacity) rarely fills.
+// Sender cadence: a busy thread fills a few blocks (ThreadBuffer::kSmallBlockBytes) meanwhile.
 constexpr auto kSendInterval = std::chrono::milliseconds(5);
 constexpr std::uint64_t kCalibrationIntervalNs = 1000000000; // 1 s
 // How long the sender waits for a slow viewer before dropping a frame (ms). Only the sender
 // waits; the job's threads never do (their rings absorb the delay or drop and count).
 constexpr int kSendWaitMs = 20;
+// In lossless mode the sender waits for the viewer this long per frame instead (ms): the
+// job's threads queue meanwhile, up to the cap. A viewer that makes no room for a minute
+// is stuck; its frames are dropped and counted, as in the default mode.
+constexpr int kLosslessSendWaitMs = 60000;
+// Default caps on queued records (MiB), over all threads of a process: what absorbs a
+// delayed sender, and what lossless mode may queue for a slow viewer.
+constexpr std::uint64_t kDefaultQueueCapMiB = 64;
+constexpr std::uint64_t kDefaultLosslessQueueCapMiB = 1024;
+// Most bytes taken from one thread's queue per drain: a thread writing as fast as the
+// sender reads must not keep it from the other threads and from sending.
+constexpr std::size_t kMaxDrainBytes = 16u << 20;
 // Above this many bytes of records a Data frame is split (bytes).
 constexpr std::size_t kMaxRecordsPerFrame = 1u << 20;
 
@@ -128,6 +139,7 @@ bool Collector::init()
     m_pid = getpid();
     if (!openSink())
         return false;
+    configureQueue();
     if (pthread_key_create(&g_threadKey, &Collector::threadExited) != 0) {
         logOnce("pthread_key_create failed; collector off");
         return false;
@@ -140,6 +152,26 @@ bool Collector::init()
     std::atexit(&Collector::atExit);
     m_enabled.store(true, std::memory_order_release);
     return true;
+}
+
+void Collector::configureQueue()
+{
+    // SPANSCOPE_LOSSLESS=1: the sender waits for a slow viewer rather than drop frames,
+    // and the threads queue meanwhile up to a larger cap. SPANSCOPE_QUEUE_CAP_MB sets the
+    // cap (MiB over the process) in either mode.
+    const char* lossless = std::getenv("SPANSCOPE_LOSSLESS");
+    m_queue.lossless = lossless && *lossless && std::strcmp(lossless, "0") != 0;
+    std::uint64_t capMiB = m_queue.lossless ? kDefaultLosslessQueueCapMiB : kDefaultQueueCapMiB;
+    if (const char* cap = std::getenv("SPANSCOPE_QUEUE_CAP_MB"); cap && *cap) {
+        char* end = nullptr;
+        const unsigned long long value = std::strtoull(cap, &end, 10);
+        if (end && *end == '\0' && value > 0 && value <= (1ull << 24))
+            capMiB = value;
+        else
+            logOnce("SPANSCOPE_QUEUE_CAP_MB is not a number of MiB between 1 and 16777216; "
+                    "using the default");
+    }
+    m_queue.capBytes = capMiB << 20;
 }
 
 bool Collector::openSink()
@@ -212,7 +244,7 @@ ThreadBuffer* Collector::registerThread()
     try {
         const auto tid = static_cast<std::uint32_t>(syscall(SYS_gettid));
         std::lock_guard lock(m_threadsMutex);
-        auto* b = new ThreadBuffer(tid, m_nextIndex++, &Collector::wakeSender);
+        auto* b = new ThreadBuffer(tid, m_nextIndex++, &Collector::wakeSender, m_queue);
         m_threads.push_back(b);
         t_buffer = b;
         pthread_setspecific(g_threadKey, b);
@@ -355,12 +387,15 @@ bool Collector::sendFrame(std::uint16_t type, std::initializer_list<std::string_
 
 void Collector::drainRings()
 {
+    m_drainIncomplete = false;
     std::uint64_t ringDrops = 0;
     std::lock_guard lock(m_threadsMutex);
     for (std::size_t i = 0; i < m_threads.size();) {
         ThreadBuffer* b = m_threads[i];
         const bool retired = b->retired.load(std::memory_order_acquire);
-        b->drain(m_records);
+        // A retired thread writes no more: take all of it.
+        if (b->drain(m_records, retired ? SIZE_MAX : kMaxDrainBytes) >= kMaxDrainBytes && !retired)
+            m_drainIncomplete = true;
         const std::uint64_t dropped = b->dropped();
         ringDrops += dropped - b->senderSeenDropped;
         b->senderSeenDropped = dropped;
@@ -479,12 +514,13 @@ void Collector::senderLoop()
     }
     std::unique_lock lock(m_wakeMutex);
     while (!m_stop) {
-        m_wake.wait_for(lock, kSendInterval);
+        if (!m_drainIncomplete) // else a queue holds more already: no wait
+            m_wake.wait_for(lock, kSendInterval);
         if (m_stop)
             break;
         lock.unlock();
         try {
-            flush(kSendWaitMs, false);
+            flush(m_queue.lossless ? kLosslessSendWaitMs : kSendWaitMs, false);
         } catch (...) {
             switchOff("out of memory in the sender; capture stopped");
         }
@@ -504,9 +540,14 @@ void Collector::finish()
     try {
         // The exit flush may wait a little for a slow viewer, so the last records and the
         // final Dropped count have a chance to get there.
-        flush(200, true);
+        // Lossless: everything queued goes out, waiting for the viewer as long as it makes
+        // progress.
+        const int waitMs = m_queue.lossless ? kLosslessSendWaitMs : 200;
+        do
+            flush(waitMs, true);
+        while (m_drainIncomplete && !m_sink->closed());
         if (m_pendingDropped > 0 || !m_essential.empty() || !m_kept.empty())
-            flush(200, false); // one more try for the last definitions and Dropped count
+            flush(waitMs, false); // one more try for the last definitions and Dropped count
         // End means "everything was accounted for": only after all of it went out.
         if (!m_sink->closed() && m_pendingDropped == 0 && m_essential.empty() && m_kept.empty())
             sendFrame(static_cast<std::uint16_t>(proto::FrameType::End), {}, 200);
@@ -519,6 +560,13 @@ void Collector::finish()
                       "spanscope-collector: %llu records dropped (thread buffers full or the "
                       "viewer did not keep up)\n",
                       static_cast<unsigned long long>(m_totalDropped));
+        writeLine(line);
+    }
+    if (m_queue.lossless) {
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "spanscope-collector: lossless queue peaked at %.1f MiB of its %.0f MiB cap\n",
+                      double(m_queue.peak.load()) / double(1 << 20), double(m_queue.capBytes) / double(1 << 20));
         writeLine(line);
     }
     m_sink->close();

@@ -82,6 +82,7 @@ private:
     static void atForkChild();
     // Opens the destination named by the environment for this process; false if logged.
     bool openSink();
+    void configureQueue();
     // Sends Hello and starts the sender thread; false if it could not (logged).
     bool startStreaming();
     // The forked child's side of resumeInForkedChild, under g_startMutex.
@@ -114,6 +115,8 @@ private:
     std::uint32_t m_forkingOldTid = 0;       // its tid in the parent
     StringTable m_strings;
 
+    QueueBudget m_queue; // memory of every thread's queue, and its mode
+
     std::mutex m_threadsMutex; // guards m_threads, m_nextIndex
     std::vector<ThreadBuffer*> m_threads;
     std::uint32_t m_nextIndex = 1;
@@ -139,6 +142,7 @@ private:
     std::string m_metaBatch; // meta taken from m_meta for the flush in progress
     std::string m_essential; // strings, meta and calibrations that must reach the reader
     std::string m_records;   // drained thread records not yet sent
+    bool m_drainIncomplete = false; // the last drain left records in a queue (its limit)
     std::string m_kept;      // from dropped frames: records closing ranges that went out
     PairKeeper m_pairs;      // what a dropped frame may give up (whole ranges only)
     std::uint32_t m_sentStrings = 1;

@@ -1,6 +1,13 @@
-// One thread's buffer of fixed-size records: a single-producer (the thread), single-consumer
-// (the sender) byte ring. The producer never waits: when the ring is full the record is
-// dropped and counted. Records are multiples of 8 bytes and may wrap around the ring's end.
+// One thread's queue of fixed-size records: a single-producer (the thread), single-consumer
+// (the sender) chain of blocks. The producer fills a block and moves on to the next one,
+// taken from the blocks the sender has emptied or mapped fresh; the sender reads the blocks
+// behind it and hands them back. The producer never waits: when it may not take another
+// block the record is dropped and counted.
+//
+// Blocks are mapped as threads need them, up to one cap on the bytes queued by all threads
+// of the process (QueueBudget). The default cap (64 MiB) covers seconds of a busy thread
+// while the sender is delayed (a descheduled core, a slow disk); lossless mode raises it
+// (1 GiB) and makes the sender wait for a slow viewer instead of dropping frames.
 #pragma once
 
 #include <atomic>
@@ -8,24 +15,80 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <sys/mman.h>
 
 namespace spanscope::collector {
+
+// Memory for queued records, over every thread of the process.
+struct QueueBudget
+{
+    bool lossless = false;                 // set before the first thread records
+    std::uint64_t capBytes = 64ull << 20;  // most bytes of blocks at once
+    std::atomic<std::uint64_t> bytes{0};   // blocks mapped now
+    std::atomic<std::uint64_t> peak{0};    // most `bytes` ever
+
+    // Counts `size` more bytes of blocks; false (nothing counted) when `limited` and the
+    // cap would be passed.
+    bool take(std::uint64_t size, bool limited)
+    {
+        std::uint64_t now = bytes.load(std::memory_order_relaxed);
+        do {
+            if (limited && now + size > capBytes)
+                return false;
+        } while (!bytes.compare_exchange_weak(now, now + size, std::memory_order_relaxed));
+        std::uint64_t highest = peak.load(std::memory_order_relaxed);
+        while (now + size > highest
+               && !peak.compare_exchange_weak(highest, now + size, std::memory_order_relaxed)) {
+        }
+        return true;
+    }
+    void give(std::uint64_t size) { bytes.fetch_sub(size, std::memory_order_relaxed); }
+};
 
 class ThreadBuffer
 {
 public:
-    // Ring size in bytes: about 10,000 push/pop records, 20 ms of a busy thread at 500k
-    // ranges/s. The sender drains every few ms.
-    static constexpr std::size_t kCapacity = 512 * 1024; // power of two
+    // A thread's first kSmallBlocks blocks are small and kept for reuse (1 MiB, about
+    // 20,000 push/pop pairs: what a sender that keeps up needs). Reuse matters: a fresh
+    // block costs a mapping and its pages faulted in and zeroed, microseconds per 4 KiB on
+    // a VM. Past them (the sender is behind) a thread maps large blocks on huge pages, a
+    // fault per 2 MiB, and keeps up to kKeptLargeBlocks of them for reuse; the sender
+    // unmaps the rest once it has read them.
+    static constexpr std::size_t kSmallBlockBytes = 64 * 1024; // one mapping: header + records
+    static constexpr std::size_t kSmallBlocks = 16;
+    static constexpr std::size_t kLargeBlockBytes = 2 * 1024 * 1024;
+    static constexpr std::size_t kKeptLargeBlocks = 8;
+    // Full blocks waiting before the producer wakes the sender early.
+    static constexpr std::uint64_t kWakeBlocks = 4;
 
-    // Called (on the producer thread) when the ring passes half full, at most once per drain,
-    // so the sender drains early instead of on its next tick. Must not block.
+    // Called (on the producer thread) when kWakeBlocks full blocks wait, at most once per
+    // drain, so the sender drains early instead of on its next tick. Must not block.
     using WakeFn = void (*)();
 
-    ThreadBuffer(std::uint32_t tid, std::uint32_t index, WakeFn wake)
-        : m_wake(wake), m_tid(tid), m_index(index)
+    ThreadBuffer(std::uint32_t tid, std::uint32_t index, WakeFn wake, QueueBudget& budget)
+        : m_wake(wake), m_budget(budget), m_tid(tid), m_index(index)
     {
+        m_write = m_read = mapBlock(kSmallBlockBytes, false); // the first even past the cap
+        if (!m_write)
+            throw std::bad_alloc();
     }
+    ~ThreadBuffer()
+    {
+        // Sender (or a forked child's only thread): the chain from the read side on, then
+        // the kept blocks.
+        for (Block* b = m_read; b;) {
+            Block* next = b->next.load(std::memory_order_relaxed);
+            unmapBlock(b);
+            b = next;
+        }
+        for (Block* b = m_free.load(std::memory_order_relaxed); b;) {
+            Block* next = b->freeNext;
+            unmapBlock(b);
+            b = next;
+        }
+    }
+    ThreadBuffer(const ThreadBuffer&) = delete;
+    ThreadBuffer& operator=(const ThreadBuffer&) = delete;
 
     std::uint32_t tid() const { return m_tid; }
     // Small per-process index of the thread, used to make range ids unique without contention.
@@ -33,35 +96,25 @@ public:
 
     // Producer only. Writes one whole record, filled in by `fill(Record&)`, or counts a drop
     // and returns false (then `fill` is not called). The record is only written if `keep`
-    // bytes stay free after it (room promised to pops, see pushRecorded). In the common,
-    // non-wrapping case `fill` writes straight into the ring: a record assembled on the stack
-    // and copied would be read back with wide loads over narrow stores, which stalls store
-    // forwarding on every call. `fill` must set every field.
+    // bytes stay free after it in its block (room promised to pops, see pushRecorded).
+    // `fill` writes straight into the block: a record assembled on the stack and copied
+    // would be read back with wide loads over narrow stores, which stalls store forwarding
+    // on every call. `fill` must set every field.
     template <typename Record, typename Fill> bool emplace(std::size_t keep, Fill fill)
     {
         constexpr std::size_t size = sizeof(Record);
-        static_assert(size % 8 == 0 && size <= kCapacity && alignof(Record) <= 8);
-        const std::uint64_t head = m_head.load(std::memory_order_relaxed);
-        if (__builtin_expect(head + size + keep - m_cachedTail > kCapacity, 0)) {
-            m_cachedTail = m_tail.load(std::memory_order_acquire);
-            if (head + size + keep - m_cachedTail > kCapacity) {
-                countDrop();
-                return false;
-            }
+        static_assert(size % 8 == 0 && size <= kSmallBlockBytes - kHeaderBytes && alignof(Record) <= 8);
+        if (__builtin_expect(m_writePos + size + keep > m_write->capacity, 0) && !nextBlock(size + keep)) {
+            countDrop();
+            return false;
         }
-        const std::size_t at = head & (kCapacity - 1);
-        if (__builtin_expect(at + size <= kCapacity, 1)) {
-            fill(*::new (m_data + at) Record); // records are 8-byte multiples: `at` is aligned
-        } else {
-            Record record;
-            fill(record);
-            const std::size_t first = kCapacity - at;
-            std::memcpy(m_data + at, &record, first);
-            std::memcpy(m_data, reinterpret_cast<const char*>(&record) + first, size - first);
-        }
-        m_head.store(head + size, std::memory_order_release);
-        if (__builtin_expect(head + size - m_cachedTail > kCapacity / 2, 0))
-            wakeIfHalfFull(head + size);
+        char* at = m_write->data() + m_writePos;
+        // Ask for the line a few records ahead now, so that its transfer from the sender's
+        // core (blocks are reused) overlaps this call instead of stalling a later store.
+        __builtin_prefetch(at + kPrefetchBytes, 1);
+        fill(*::new (at) Record); // records are 8-byte multiples: `at` is aligned
+        m_writePos += std::uint32_t(size);
+        m_write->committed.store(m_writePos, std::memory_order_release);
         return true;
     }
 
@@ -71,11 +124,12 @@ public:
         m_dropped.store(m_dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
 
-    // Push/pop pairs stay whole when the ring is full. A recorded push keeps room for its
-    // pop (pops never find the ring full), and a dropped push makes its pop dropped too, so
-    // the stream never holds half a pair that the viewer would match with the wrong range.
-    // Pairs are tracked by the thread's depth over all domains: NVTX ranges of different
-    // domains on one thread are assumed to nest (they do in practice).
+    // Push/pop pairs stay whole when records are dropped. A recorded push keeps room in its
+    // block for its pop (pops never find the block full, so they never need another), and
+    // a dropped push makes its pop dropped too, so the stream never holds half a pair that
+    // the viewer would match with the wrong range. Pairs are tracked by the thread's depth
+    // over all domains: NVTX ranges of different domains on one thread are assumed to nest
+    // (they do in practice).
     // Bytes other records must leave free.
     std::size_t popReserve() const { return m_popReserve; }
     // The push opening level `level` (= depth before it) was written, or was dropped.
@@ -105,22 +159,33 @@ public:
         m_popReserve -= m_popReserve >= popSize ? popSize : m_popReserve;
     }
 
-    // Consumer only. Appends everything written so far to `out` (via out.append(ptr, n)) and
-    // frees it in the ring. Returns the number of bytes taken.
-    template <typename Out> std::size_t drain(Out& out)
+    // Consumer only. Appends what was written so far to `out` (via out.append(ptr, n)),
+    // block by block, and hands back the blocks it finished; stops after `limit` bytes (a
+    // producer that writes as fast as this reads would keep it here for ever). Returns the
+    // bytes taken.
+    template <typename Out> std::size_t drain(Out& out, std::size_t limit = SIZE_MAX)
     {
-        const std::uint64_t tail = m_tail.load(std::memory_order_relaxed);
-        const std::uint64_t head = m_head.load(std::memory_order_acquire);
-        const std::size_t size = head - tail;
-        if (size == 0)
-            return 0;
-        const std::size_t at = tail & (kCapacity - 1);
-        const std::size_t first = size < kCapacity - at ? size : kCapacity - at;
-        out.append(m_data + at, first);
-        if (first < size)
-            out.append(m_data, size - first);
-        m_tail.store(head, std::memory_order_release);
-        return size;
+        std::size_t taken = 0;
+        while (taken < limit) {
+            // `next` is published after the block's last commit: read it first, so that a
+            // block seen sealed is read to its end.
+            Block* next = m_read->next.load(std::memory_order_acquire);
+            const std::uint32_t committed = m_read->committed.load(std::memory_order_acquire);
+            if (committed > m_readPos) {
+                out.append(m_read->data() + m_readPos, committed - m_readPos);
+                taken += committed - m_readPos;
+                m_readPos = committed;
+            }
+            if (!next)
+                break;
+            Block* done = m_read;
+            m_read = next;
+            m_readPos = 0;
+            m_consumedBlocks.store(m_consumedBlocks.load(std::memory_order_relaxed) + 1,
+                                   std::memory_order_release);
+            handBack(done);
+        }
+        return taken;
     }
 
     // Records dropped so far (monotonic; the consumer computes deltas). Any thread.
@@ -134,16 +199,26 @@ public:
     int inheritedDepth = 0;
 
     // In a forked child, on the thread that forked (the only one that exists there), from
-    // the atfork child handler: plain stores only. Forgets what the parent's sender had not
-    // taken yet (the parent sends it) and the parent's drop counts and promised pop room;
-    // the ranges open now stay open for the job but belong to the parent (inheritedDepth).
+    // the atfork child handler: plain loads and stores only. Forgets what the parent's
+    // sender had not taken yet (the parent sends it; its blocks are kept for reuse) and the
+    // parent's drop counts; the ranges open now stay open for the job but belong to the
+    // parent (inheritedDepth).
     void resetAfterFork(std::uint32_t tid)
     {
         m_tid = tid;
-        const std::uint64_t head = m_head.load(std::memory_order_relaxed);
-        m_tail.store(head, std::memory_order_relaxed);
-        m_cachedTail = head;
-        m_tailAtLastWake = ~std::uint64_t(0);
+        for (Block* b = m_read; b != m_write;) {
+            Block* next = b->next.load(std::memory_order_relaxed);
+            b->freeNext = m_free.load(std::memory_order_relaxed);
+            m_free.store(b, std::memory_order_relaxed);
+            if (b->large())
+                m_freeLarge.store(m_freeLarge.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            b = next;
+        }
+        m_read = m_write;
+        m_readPos = m_writePos;
+        m_sealedBlocks = 0;
+        m_consumedBlocks.store(0, std::memory_order_relaxed);
+        m_consumedAtLastWake = ~std::uint64_t(0);
         m_dropped.store(0, std::memory_order_relaxed);
         senderSeenDropped = 0;
         for (auto& bits : m_droppedPush)
@@ -177,30 +252,137 @@ public:
     std::uint64_t senderSeenDropped = 0;
 
 private:
-    void wakeIfHalfFull(std::uint64_t head)
+    // A block is one mapping: this header on its own cache line, then the records.
+    struct Block
     {
-        m_cachedTail = m_tail.load(std::memory_order_acquire);
-        if (head - m_cachedTail > kCapacity / 2 && m_tailAtLastWake != m_cachedTail) {
-            m_tailAtLastWake = m_cachedTail; // once until the sender makes progress
+        std::atomic<Block*> next{nullptr};      // set by the producer once it left the block
+        std::atomic<std::uint32_t> committed{0}; // bytes of whole records written
+        std::uint32_t capacity = 0;              // bytes for records
+        Block* freeNext = nullptr;               // in the free list
+
+        char* data() { return reinterpret_cast<char*>(this) + kHeaderBytes; }
+        std::size_t mappedBytes() const { return capacity + kHeaderBytes; }
+        bool large() const { return mappedBytes() > kSmallBlockBytes; }
+    };
+    static constexpr std::size_t kHeaderBytes = 64;
+    static_assert(sizeof(Block) <= kHeaderBytes);
+    static constexpr std::size_t kPrefetchBytes = 256;
+
+    // A fresh block of `bytes` (header included), mapped and populated (no allocator lock:
+    // a job's NVTX call may come from a signal handler or a forked child), or nullptr when
+    // `limited` and the cap says no, or mapping fails. A large block is aligned to its size
+    // so that it can sit on one huge page.
+    Block* mapBlock(std::size_t bytes, bool limited)
+    {
+        if (!m_budget.take(bytes, limited))
+            return nullptr;
+        const bool large = bytes > kSmallBlockBytes;
+        const std::size_t span = large ? 2 * bytes : bytes;
+        void* mapped = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | (large ? 0 : MAP_POPULATE), -1, 0);
+        if (mapped == MAP_FAILED) {
+            m_budget.give(bytes);
+            return nullptr;
+        }
+        char* memory = static_cast<char*>(mapped);
+        if (large) {
+            const auto at = reinterpret_cast<std::uintptr_t>(memory);
+            const std::size_t head = (bytes - at % bytes) % bytes;
+            if (head)
+                munmap(memory, head);
+            if (span - head - bytes)
+                munmap(memory + head + bytes, span - head - bytes);
+            memory += head;
+            madvise(memory, bytes, MADV_HUGEPAGE); // a hint; failure is harmless
+            memory[0] = 0;                          // one fault: the whole huge page
+        }
+        Block* b = ::new (memory) Block;
+        b->capacity = std::uint32_t(bytes - kHeaderBytes);
+        if (!large)
+            ++m_smallMapped;
+        return b;
+    }
+    void unmapBlock(Block* b)
+    {
+        const std::size_t bytes = b->mappedBytes();
+        b->~Block();
+        munmap(b, bytes);
+        m_budget.give(bytes);
+    }
+
+    // Producer only, once per block: seals the current block and moves to another with
+    // room for `needed` bytes: emptied by the sender, or mapped if the cap allows.
+    bool nextBlock(std::size_t needed)
+    {
+        if (needed > kSmallBlockBytes - kHeaderBytes)
+            return false; // more pops promised than a block holds (thousands of levels)
+        Block* next = m_free.load(std::memory_order_acquire);
+        // Only this thread takes from the free list and only the sender adds to it, so the
+        // head cannot be taken, handed back and pushed again meanwhile (no ABA).
+        while (next && !m_free.compare_exchange_weak(next, next->freeNext, std::memory_order_acquire)) {
+        }
+        if (next) {
+            if (next->large())
+                m_freeLarge.fetch_sub(1, std::memory_order_relaxed);
+            next->next.store(nullptr, std::memory_order_relaxed);
+            next->committed.store(0, std::memory_order_relaxed);
+        } else {
+            next = mapBlock(m_smallMapped < kSmallBlocks ? kSmallBlockBytes : kLargeBlockBytes, true);
+            if (!next)
+                return false;
+        }
+        m_write->next.store(next, std::memory_order_release); // after its last commit
+        m_write = next;
+        m_writePos = 0;
+        const std::uint64_t sealed = ++m_sealedBlocks;
+        const std::uint64_t consumed = m_consumedBlocks.load(std::memory_order_acquire);
+        if (sealed - consumed >= kWakeBlocks && consumed != m_consumedAtLastWake) {
+            m_consumedAtLastWake = consumed; // once until the sender makes progress
             m_wake();
         }
+        return true;
+    }
+
+    // Consumer only: a block it finished goes back to the producer, unless it is large and
+    // enough large ones wait there already, or the thread is gone: then it is unmapped.
+    void handBack(Block* b)
+    {
+        if (retired.load(std::memory_order_relaxed)
+            || (b->large() && m_freeLarge.load(std::memory_order_relaxed) >= kKeptLargeBlocks)) {
+            unmapBlock(b);
+            return;
+        }
+        if (b->large())
+            m_freeLarge.fetch_add(1, std::memory_order_relaxed);
+        Block* head = m_free.load(std::memory_order_relaxed);
+        do
+            b->freeNext = head;
+        while (!m_free.compare_exchange_weak(head, b, std::memory_order_release, std::memory_order_relaxed));
     }
 
     const WakeFn m_wake;
-    std::uint64_t m_tailAtLastWake = ~std::uint64_t(0);
-    alignas(64) std::atomic<std::uint64_t> m_head{0}; // producer-owned
-    std::uint64_t m_cachedTail = 0;                   // producer's copy of m_tail
+    QueueBudget& m_budget;
+    // Producer side.
+    Block* m_write;
+    std::uint32_t m_writePos = 0;
+    std::uint64_t m_consumedAtLastWake = ~std::uint64_t(0);
     std::atomic<std::uint64_t> m_dropped{0};
     std::uint64_t m_rangeCounter = 0;
-    alignas(64) std::atomic<std::uint64_t> m_tail{0}; // consumer-owned
+    std::size_t m_popReserve = 0;
+    std::size_t m_smallMapped = 0; // small blocks this thread mapped (all kept)
+    std::uint64_t m_sealedBlocks = 0;
+    // Shared: blocks the sender emptied, for the producer.
+    alignas(64) std::atomic<Block*> m_free{nullptr};
+    std::atomic<std::size_t> m_freeLarge{0}; // large blocks in it (about: both sides change it)
+    // Consumer side.
+    alignas(64) Block* m_read;
+    std::uint32_t m_readPos = 0;
+    std::atomic<std::uint64_t> m_consumedBlocks{0};
     std::uint32_t m_tid; // changes only in a forked child (resetAfterFork)
     const std::uint32_t m_index;
     RecentString m_recentStrings[kRecentStrings];
     static constexpr int kTrackedLevels = 1024; // push levels whose drop is remembered
     std::uint64_t m_droppedPush[kTrackedLevels / 64] = {};
-    int m_droppedOpen = 0;        // bits set in m_droppedPush
-    std::size_t m_popReserve = 0; // bytes: one pop per recorded push still open
-    alignas(64) char m_data[kCapacity];
+    int m_droppedOpen = 0;
 };
 
 } // namespace spanscope::collector
