@@ -350,6 +350,7 @@ int exactPairs(long total)
     for (auto& t : threads)
         t.join();
     std::printf("pairs %ld\n", total);
+    std::fflush(stdout); // before exit: the collector's exit flush may wait for the viewer
     return 0;
 }
 

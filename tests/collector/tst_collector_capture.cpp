@@ -529,6 +529,78 @@ private slots:
         QVERIFY2(unbalanced.empty(), unbalanced.c_str());
     }
 
+    // Lossless mode: four threads record 2 M pairs with no pause while the viewer reads
+    // nothing; the job queues them in memory, and once the viewer reads, at exit,
+    // everything arrives: nothing dropped, every pair whole, and the peak reported.
+    void losslessModeQueuesWhatAStalledViewerCannotTakeYet()
+    {
+        QTemporaryDir dir;
+        const QString socketPath = dir.filePath("lossless.sock");
+        FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
+        QProcess p;
+        QProcessEnvironment env = collectorEnv("SPANSCOPE_SOCKET", socketPath);
+        env.insert("SPANSCOPE_LOSSLESS", "1");
+        p.setProcessEnvironment(env);
+        p.start(SPANSCOPE_NVTX_WORKLOAD, {"pairs", "2000000"});
+        QVERIFY(p.waitForStarted());
+        // The job is done recording once it says how many pairs it made; it then waits, at
+        // exit, for the viewer to take what its threads queued.
+        QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 120000);
+        viewer.startReading();
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("lossless queue peaked at") && !err.contains("records dropped"), err.constData());
+
+        const QByteArray bytes = viewer.readAll();
+        Capture c;
+        Decoder d(c);
+        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
+        QVERIFY2(d.finish(), d.error().c_str());
+        QVERIFY(c.end);
+        QCOMPARE(c.dropped, std::uint64_t(0));
+        QCOMPARE(c.pushes.size(), std::size_t(2000000));
+        QCOMPARE(c.pops.size(), std::size_t(2000000));
+    }
+
+    // The cap holds in lossless mode too: past it records are dropped and counted, whole
+    // pairs only, and the queue never held more than the cap (plus each thread's first
+    // block, which is always there).
+    void losslessQueueStopsAtItsCap()
+    {
+        QTemporaryDir dir;
+        const QString socketPath = dir.filePath("capped.sock");
+        FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
+        QProcess p;
+        QProcessEnvironment env = collectorEnv("SPANSCOPE_SOCKET", socketPath);
+        env.insert("SPANSCOPE_LOSSLESS", "1");
+        env.insert("SPANSCOPE_QUEUE_CAP_MB", "4");
+        p.setProcessEnvironment(env);
+        p.start(SPANSCOPE_NVTX_WORKLOAD, {"pairs", "2000000"});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 120000);
+        viewer.startReading();
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray err = p.readAllStandardError();
+        const int at = err.indexOf("peaked at ");
+        QVERIFY2(at >= 0 && err.contains("records dropped"), err.constData());
+        const double peakMiB = err.mid(at + 10).split(' ').front().toDouble();
+        QVERIFY2(peakMiB > 0 && peakMiB <= 4.0 + 5 * 0.0625, err.constData()); // job's threads + main
+
+        const QByteArray bytes = viewer.readAll();
+        Capture c;
+        Decoder d(c);
+        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
+        QVERIFY2(d.finish(), d.error().c_str());
+        QVERIFY(c.end);
+        QVERIFY(c.dropped > 0);
+        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, std::size_t(4000000));
+        const std::string unbalanced = unbalancedStacks(c);
+        QVERIFY2(unbalanced.empty(), unbalanced.c_str());
+    }
+
     void viewerThatLeavesDoesNotKillTheJob()
     {
         QTemporaryDir dir;
