@@ -2,6 +2,7 @@
 
 #include "span_budget_box.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -28,6 +29,7 @@ const QString kArgumentsKey = QStringLiteral("launch/arguments");
 const QString kDirectoryKey = QStringLiteral("launch/directory");
 const QString kEnvironmentKey = QStringLiteral("launch/environment");
 const QString kBudgetKey = QStringLiteral("launch/spanBudget");
+const QString kLosslessKey = QStringLiteral("launch/lossless");
 
 // "KEY=VALUE" lines; blank lines and # comments are skipped.
 QStringList environmentLines(const QString& text)
@@ -84,6 +86,12 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     form->addRow(tr("&Working directory:"), withButton(m_directory, browseDirectory));
     form->addRow(tr("&Environment:"), m_environment);
     form->addRow(tr("Span &budget:"), m_budget);
+    m_lossless = new QCheckBox(tr("&Keep every range"));
+    m_lossless->setObjectName(QStringLiteral("launchLossless"));
+    m_lossless->setToolTip(tr("When the job records faster than the viewer takes its ranges, queue "
+                              "them in the job's memory (up to 1 GiB a process) instead of "
+                              "dropping and counting them. The job may take longer to exit."));
+    form->addRow(tr("Lossless:"), m_lossless);
     layout->addLayout(form);
 
     m_problem = new QLabel;
@@ -101,6 +109,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     m_directory->setText(settings.value(kDirectoryKey).toString());
     m_environment->setPlainText(settings.value(kEnvironmentKey).toString());
     m_budget->setValue(settings.value(kBudgetKey, 0.0).toDouble());
+    m_lossless->setChecked(settings.value(kLosslessKey, false).toBool());
 
     connect(browseProgram, &QPushButton::clicked, this, &LaunchDialog::browseProgram);
     connect(browseDirectory, &QPushButton::clicked, this, &LaunchDialog::browseDirectory);
@@ -123,6 +132,7 @@ LaunchSpec LaunchDialog::spec() const
     spec.workingDirectory = m_directory->text().trimmed();
     spec.environment = environmentLines(m_environment->toPlainText());
     spec.maxSpansPerSecond = m_budget->value();
+    spec.lossless = m_lossless->isChecked();
     return spec;
 }
 
@@ -140,6 +150,7 @@ void LaunchDialog::setSpec(const LaunchSpec& spec)
     m_directory->setText(spec.workingDirectory);
     m_environment->setPlainText(spec.environment.join(QLatin1Char('\n')));
     m_budget->setValue(spec.maxSpansPerSecond);
+    m_lossless->setChecked(spec.lossless);
 }
 
 QString LaunchDialog::problem() const
@@ -184,6 +195,7 @@ void LaunchDialog::accept()
     settings.setValue(kDirectoryKey, m_directory->text());
     settings.setValue(kEnvironmentKey, m_environment->toPlainText());
     settings.setValue(kBudgetKey, m_budget->value());
+    settings.setValue(kLosslessKey, m_lossless->isChecked());
     QDialog::accept();
 }
 

@@ -1,13 +1,14 @@
 #pragma once
 // File > Launch: the program, its arguments (split as a shell would, with quotes), the
-// working directory, extra environment variables (KEY=VALUE, one per line) and an
-// optional NVTX span budget. Remembers the last values (QSettings). OK needs a program.
+// working directory, extra environment variables (KEY=VALUE, one per line), an optional
+// NVTX span budget and whether to keep every range (lossless). Remembers the last values (QSettings). OK needs a program.
 // GUI thread only.
 
 #include "live_tab.h"
 
 #include <QDialog>
 
+class QCheckBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -42,6 +43,7 @@ private:
     QLineEdit* m_directory = nullptr;
     QPlainTextEdit* m_environment = nullptr;
     QDoubleSpinBox* m_budget = nullptr;
+    QCheckBox* m_lossless = nullptr;
     QLabel* m_problem = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };

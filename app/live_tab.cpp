@@ -215,8 +215,9 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
     const int lines = window()->height() >= 850 ? 7 : 4;
     m_splitter->setSizes({4000, m_output->fontMetrics().lineSpacing() * lines});
     const QStringList arguments =
-        QStringList{QStringLiteral("--connect"), QString::fromStdString(m_ingest->socketPath()),
-                    QStringLiteral("--")}
+        QStringList{QStringLiteral("--connect"), QString::fromStdString(m_ingest->socketPath())}
+        + (spec.lossless ? QStringList{QStringLiteral("--lossless")} : QStringList{})
+        + QStringList{QStringLiteral("--")}
         << spec.program << spec.arguments;
     m_output->insertPlainText(tr("$ %1\n").arg(m_commandLine));
     m_process->start(run, arguments);

@@ -48,6 +48,7 @@ struct LaunchSpec
     QString workingDirectory;     // empty = the viewer's
     QStringList environment;      // KEY=VALUE added to (or replacing in) the viewer's own
     double maxSpansPerSecond = 0; // NVTX span budget, 0 = unlimited
+    bool lossless = false;        // spanscope-run --lossless: queue rather than drop
 };
 
 class LiveTab : public QWidget

@@ -40,7 +40,8 @@ using namespace spanscope;
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) -- COMMAND [ARGS...]\n"
+    "Usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) [--lossless]\n"
+    "                     [--queue-cap MIB] -- COMMAND [ARGS...]\n"
     "\n"
     "Runs COMMAND with spanscope's NVTX collector injected into it and every process it\n"
     "starts, and records or streams their NVTX ranges.\n"
@@ -49,6 +50,10 @@ constexpr const char* kUsage =
     "  --output FILE.h5   record the job's NVTX ranges and save them as a capture file\n"
     "  --connect SOCKET   stream the job's NVTX ranges to a viewer listening on SOCKET\n"
     "  --wait             wait for a viewer to attach (File > Attach), then run and stream\n"
+    "  --lossless         keep every range: queue in memory (up to the cap) rather than drop\n"
+    "                     when the job records faster than the viewer or file takes them\n"
+    "  --queue-cap MIB    most memory the queue of each process may hold (default 64 MiB,\n"
+    "                     1024 MiB with --lossless); past it ranges are dropped and counted\n"
     "  --help             this text\n"
     "  --version          the version of spanscope\n"
     "\n"
@@ -194,8 +199,8 @@ int waitForViewer(char** command)
 
 int main(int argc, char** argv)
 {
-    std::string output, socket;
-    bool wait = false;
+    std::string output, socket, queueCap;
+    bool wait = false, lossless = false;
     int i = 1;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -207,6 +212,14 @@ int main(int argc, char** argv)
             (arg == "--output" ? output : socket) = argv[++i];
         } else if (arg == "--wait") {
             wait = true;
+        } else if (arg == "--lossless") {
+            lossless = true;
+        } else if (arg == "--queue-cap" && i + 1 < argc) {
+            queueCap = argv[++i];
+            char* end = nullptr;
+            const unsigned long long mib = std::strtoull(queueCap.c_str(), &end, 10);
+            if (queueCap.empty() || *end != '\0' || mib == 0 || mib > (1ull << 24))
+                return usage(("--queue-cap takes a number of MiB from 1 to 16777216, not '" + queueCap + "'").c_str());
         } else if (arg == "-h" || arg == "--help") {
             std::printf("%s", kUsage);
             return 0;
@@ -251,6 +264,11 @@ int main(int argc, char** argv)
     ::unsetenv("SPANSCOPE_OUTPUT");
     ::unsetenv("SPANSCOPE_OUTPUT_DIR");
     ::unsetenv("SPANSCOPE_SOCKET");
+    // The collector's queue (collector/README.md); unset, the environment's own stand.
+    if (lossless)
+        ::setenv("SPANSCOPE_LOSSLESS", "1", 1);
+    if (!queueCap.empty())
+        ::setenv("SPANSCOPE_QUEUE_CAP_MB", queueCap.c_str(), 1);
     if (wait)
         return waitForViewer(command);
     if (!socket.empty()) {

@@ -250,6 +250,22 @@ private slots:
         QVERIFY(window.errors.isEmpty());
     }
 
+    // Launch > Keep every range: spanscope-run --lossless; four threads' 300,000 pairs with
+    // no pause all arrive, and the job's report of its queue shows in the output pane.
+    void losslessLaunchKeepsEveryRange()
+    {
+        RecordingMainWindow window;
+        window.show();
+        app::LaunchSpec spec = workload({"pairs", "300000"});
+        spec.lossless = true;
+        app::LiveTab* tab = window.launchJob(spec);
+        QVERIFY(tab);
+        QVERIFY(waitUntilOver(tab));
+        QCOMPARE(tab->view()->capture()->events.size(), size_t(300000));
+        QTRY_VERIFY_WITH_TIMEOUT(tab->outputView()->toPlainText().contains("lossless queue peaked at"), kJobTimeoutMs);
+        QVERIFY(window.errors.isEmpty());
+    }
+
     void unsavedCaptureIsNeverLostSilently()
     {
         RecordingMainWindow window;
@@ -434,6 +450,7 @@ private slots:
         QVERIFY(dialog.problem().contains("KEY=VALUE"));
         spec.environment = {"A=1", "B=two words"};
         spec.arguments = {"basic", "an argument with spaces", "quote\"d"};
+        spec.lossless = true;
         dialog.setSpec(spec);
         QCOMPARE(dialog.problem(), QString());
         dialog.show();
@@ -441,6 +458,7 @@ private slots:
         const app::LaunchSpec back = dialog.spec();
         QCOMPARE(back.arguments, spec.arguments);
         QCOMPARE(back.environment, spec.environment);
+        QVERIFY(back.lossless);
     }
 };
 

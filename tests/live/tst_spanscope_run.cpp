@@ -533,6 +533,23 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList({"terminated.h5*"}), QStringList({"terminated.h5"}));
     }
 
+    // --lossless: four threads recording 1 M pairs without a pause lose nothing, and the
+    // saved capture holds every one of them.
+    void losslessRecordingKeepsEveryRange()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("lossless.h5");
+        const Run run = runTool({"--output", h5, "--lossless", "--", SPANSCOPE_NVTX_WORKLOAD, "pairs", "1000000"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains(" 0 dropped,"), qPrintable(run.out));
+        QVERIFY2(run.err.contains("lossless queue peaked at"), qPrintable(run.err));
+        auto loaded = loadCapture(h5.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const Capture& c = *loaded.value().capture;
+        QCOMPARE(callsPerRegion(c)["pair"], uint64_t(1000000));
+        QCOMPARE(metadataInt(c, "dropped_records"), int64_t(0));
+    }
+
     void refusesAnotherInjectionAndBadUsage()
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -551,6 +568,9 @@ private slots:
         QCOMPARE(runTool({"--output", dir.filePath("x.h5")}).exitCode, 2);
         QCOMPARE(runTool({"--bogus", "--", "/bin/true"}).exitCode, 2);
         QCOMPARE(runTool({"--output", "a.h5", "--connect", "s", "--", "/bin/true"}).exitCode, 2);
+        const Run badCap = runTool({"--output", "a.h5", "--queue-cap", "lots", "--", "/bin/true"});
+        QCOMPARE(badCap.exitCode, 2);
+        QVERIFY2(badCap.err.contains("--queue-cap takes a number of MiB"), qPrintable(badCap.err));
         const Run usage = runTool({"--", "/bin/true"});
         QCOMPARE(usage.exitCode, 2);
         QVERIFY(usage.err.contains("Usage: spanscope-run"));
