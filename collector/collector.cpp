@@ -34,7 +34,7 @@ std::atomic<bool> g_logged{false};
 constexpr auto kSendInterval = std::chrono::milliseconds(5);
 constexpr std::uint64_t kCalibrationIntervalNs = 1000000000; // 1 s
 // How long the sender waits for a slow viewer before dropping a frame (ms). Only the sender
-// waits; the job's threads never do (their rings absorb the delay or drop and count).
+// waits; the job's threads never do (their queues absorb the delay or drop and count).
 constexpr int kSendWaitMs = 20;
 // In lossless mode the sender waits for the viewer this long per frame instead (ms): the
 // job's threads queue meanwhile, up to the cap. A viewer that makes no room for a minute
@@ -385,10 +385,10 @@ bool Collector::sendFrame(std::uint16_t type, std::initializer_list<std::string_
     return false;
 }
 
-void Collector::drainRings()
+void Collector::drainQueues()
 {
     m_drainIncomplete = false;
-    std::uint64_t ringDrops = 0;
+    std::uint64_t queueDrops = 0;
     std::lock_guard lock(m_threadsMutex);
     for (std::size_t i = 0; i < m_threads.size();) {
         ThreadBuffer* b = m_threads[i];
@@ -397,7 +397,7 @@ void Collector::drainRings()
         if (b->drain(m_records, retired ? SIZE_MAX : kMaxDrainBytes) >= kMaxDrainBytes && !retired)
             m_drainIncomplete = true;
         const std::uint64_t dropped = b->dropped();
-        ringDrops += dropped - b->senderSeenDropped;
+        queueDrops += dropped - b->senderSeenDropped;
         b->senderSeenDropped = dropped;
         if (retired) {
             m_threads[i] = m_threads.back();
@@ -407,8 +407,8 @@ void Collector::drainRings()
             ++i;
         }
     }
-    m_pendingDropped += ringDrops;
-    m_totalDropped += ringDrops;
+    m_pendingDropped += queueDrops;
+    m_totalDropped += queueDrops;
 }
 
 void Collector::flush(int waitMs, bool final)
@@ -420,7 +420,7 @@ void Collector::flush(int waitMs, bool final)
     // meta record refers to was interned (and counted, see StringTable::intern) before that
     // record was published, so it is among this batch's definitions. The definitions go
     // first in the frame: strings, then meta.
-    drainRings();
+    drainQueues();
     {
         std::lock_guard lock(m_metaMutex);
         m_metaBatch.swap(m_meta);
@@ -491,11 +491,11 @@ void Collector::flush(int waitMs, bool final)
 void Collector::senderLoop()
 {
     // A first rate estimate, over 10 ms against CLOCK_MONOTONIC, goes before any data frame.
-    // Meanwhile the rings are drained (and held) every millisecond so that none overflows.
+    // Meanwhile the queues are drained (and held) every millisecond.
     const std::uint64_t calibrateAt = monotonicNs() + 10000000;
     while (monotonicNs() < calibrateAt) {
         {
-            // Wakes early when a ring passes half full (see ThreadBuffer::write).
+            // Wakes early when blocks of a thread wait (see ThreadBuffer::nextBlock).
             std::unique_lock lock(m_wakeMutex);
             if (m_stop)
                 break;
@@ -503,7 +503,7 @@ void Collector::senderLoop()
         }
         std::lock_guard flushLock(m_flushMutex);
         try {
-            drainRings();
+            drainQueues();
         } catch (...) {
             switchOff("out of memory in the sender; capture stopped");
         }
@@ -583,7 +583,7 @@ void Collector::atExit()
 void Collector::atForkPrepare()
 {
     // Every lock a job thread or the sender may hold, in the order they nest (the sender
-    // takes the ring and meta locks inside a flush). A fork waits for a flush in progress:
+    // takes the thread and meta locks inside a flush). A fork waits for a flush in progress:
     // microseconds, at most kSendWaitMs while a viewer is not reading.
     g_startMutex.lock();
     if (Collector* c = instance()) {

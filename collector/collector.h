@@ -96,7 +96,7 @@ private:
     // per call). `final` (exit) adds a last clock calibration.
     void flush(int waitMs, bool final);
     // Moves every ring's records to m_records and collects drop counts. Needs m_flushMutex.
-    void drainRings();
+    void drainQueues();
     void appendCalibration(std::string& out);
     void appendMeta(const void* record, std::size_t size);
     // Sends header + the concatenated parts as one frame; false if it was dropped.
