@@ -237,6 +237,45 @@ private:
     std::thread m_thread;
 };
 
+constexpr int kLosslessPairs = 2000000;
+
+// Runs "pairs kLosslessPairs" (four threads, no pause) in lossless mode, with the queue
+// capped at `capMiB` (empty: the default), streaming to a viewer that reads nothing until
+// the job has recorded everything and waits at exit for the viewer to take what its
+// threads queued. Gives back the job's stderr and the decoded stream; false (with a QTest
+// failure) when the job or the stream is not as it must be.
+bool runLosslessBehindAStalledViewer(const QString& capMiB, QByteArray& err, Capture& c)
+{
+    QTemporaryDir dir;
+    const QString socketPath = dir.filePath("lossless.sock");
+    FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
+    QProcess p;
+    QProcessEnvironment env = collectorEnv("SPANSCOPE_SOCKET", socketPath);
+    env.insert("SPANSCOPE_LOSSLESS", "1");
+    if (!capMiB.isEmpty())
+        env.insert("SPANSCOPE_QUEUE_CAP_MB", capMiB);
+    p.setProcessEnvironment(env);
+    p.start(SPANSCOPE_NVTX_WORKLOAD, {"pairs", QString::number(kLosslessPairs)});
+    [&] { QVERIFY(p.waitForStarted()); }();
+    // Done recording once it says how many pairs it made (flushed before its exit).
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 120000); }();
+    viewer.startReading();
+    [&] {
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+    }();
+    err = p.readAllStandardError();
+    const QByteArray bytes = viewer.readAll();
+    Decoder d(c);
+    [&] {
+        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
+        QVERIFY2(d.finish(), d.error().c_str());
+        QVERIFY(c.end);
+    }();
+    return !QTest::currentTestFailed();
+}
+
 } // namespace
 
 class TestCollectorCapture : public QObject
@@ -534,34 +573,13 @@ private slots:
     // everything arrives: nothing dropped, every pair whole, and the peak reported.
     void losslessModeQueuesWhatAStalledViewerCannotTakeYet()
     {
-        QTemporaryDir dir;
-        const QString socketPath = dir.filePath("lossless.sock");
-        FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
-        QProcess p;
-        QProcessEnvironment env = collectorEnv("SPANSCOPE_SOCKET", socketPath);
-        env.insert("SPANSCOPE_LOSSLESS", "1");
-        p.setProcessEnvironment(env);
-        p.start(SPANSCOPE_NVTX_WORKLOAD, {"pairs", "2000000"});
-        QVERIFY(p.waitForStarted());
-        // The job is done recording once it says how many pairs it made; it then waits, at
-        // exit, for the viewer to take what its threads queued.
-        QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 120000);
-        viewer.startReading();
-        QVERIFY(p.waitForFinished(120000));
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(p.exitCode(), 0);
-        const QByteArray err = p.readAllStandardError();
-        QVERIFY2(err.contains("lossless queue peaked at") && !err.contains("records dropped"), err.constData());
-
-        const QByteArray bytes = viewer.readAll();
+        QByteArray err;
         Capture c;
-        Decoder d(c);
-        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
-        QVERIFY2(d.finish(), d.error().c_str());
-        QVERIFY(c.end);
+        QVERIFY(runLosslessBehindAStalledViewer({}, err, c));
+        QVERIFY2(err.contains("lossless queue peaked at") && !err.contains("records dropped"), err.constData());
         QCOMPARE(c.dropped, std::uint64_t(0));
-        QCOMPARE(c.pushes.size(), std::size_t(2000000));
-        QCOMPARE(c.pops.size(), std::size_t(2000000));
+        QCOMPARE(c.pushes.size(), std::size_t(kLosslessPairs));
+        QCOMPARE(c.pops.size(), std::size_t(kLosslessPairs));
     }
 
     // The cap holds in lossless mode too: past it records are dropped and counted, whole
@@ -569,34 +587,15 @@ private slots:
     // block, which is always there).
     void losslessQueueStopsAtItsCap()
     {
-        QTemporaryDir dir;
-        const QString socketPath = dir.filePath("capped.sock");
-        FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
-        QProcess p;
-        QProcessEnvironment env = collectorEnv("SPANSCOPE_SOCKET", socketPath);
-        env.insert("SPANSCOPE_LOSSLESS", "1");
-        env.insert("SPANSCOPE_QUEUE_CAP_MB", "4");
-        p.setProcessEnvironment(env);
-        p.start(SPANSCOPE_NVTX_WORKLOAD, {"pairs", "2000000"});
-        QVERIFY(p.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 120000);
-        viewer.startReading();
-        QVERIFY(p.waitForFinished(120000));
-        QCOMPARE(p.exitCode(), 0);
-        const QByteArray err = p.readAllStandardError();
+        QByteArray err;
+        Capture c;
+        QVERIFY(runLosslessBehindAStalledViewer("4", err, c));
         const int at = err.indexOf("peaked at ");
         QVERIFY2(at >= 0 && err.contains("records dropped"), err.constData());
         const double peakMiB = err.mid(at + 10).split(' ').front().toDouble();
         QVERIFY2(peakMiB > 0 && peakMiB <= 4.0 + 5 * 0.0625, err.constData()); // job's threads + main
-
-        const QByteArray bytes = viewer.readAll();
-        Capture c;
-        Decoder d(c);
-        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
-        QVERIFY2(d.finish(), d.error().c_str());
-        QVERIFY(c.end);
         QVERIFY(c.dropped > 0);
-        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, std::size_t(4000000));
+        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, std::size_t(2 * kLosslessPairs));
         const std::string unbalanced = unbalancedStacks(c);
         QVERIFY2(unbalanced.empty(), unbalanced.c_str());
     }
