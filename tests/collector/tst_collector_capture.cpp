@@ -109,10 +109,12 @@ QProcessEnvironment collectorEnv(const char* var, const QString& value)
 // Runs the workload with SPANSCOPE_OUTPUT=<file>; returns false (with a QTest failure) if it
 // does not finish within `timeoutMs` or fails.
 bool runToFile(const QStringList& args, const QString& file, QByteArray* out = nullptr,
-               int timeoutMs = 30000, bool forks = false)
+               int timeoutMs = 30000, bool forks = false, const QStringList& extraEnv = {})
 {
     QProcess p;
     QProcessEnvironment env = collectorEnv("SPANSCOPE_OUTPUT", file);
+    for (const QString& entry : extraEnv)
+        env.insert(entry.section('=', 0, 0), entry.section('=', 1));
     if (forks) {
         // In a sanitizer build, a child forked while the collector's sender thread holds
         // the sanitizer allocator's lock deadlocks in LeakSanitizer's exit check (GCC 12's
@@ -464,7 +466,9 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath("flood.sps");
         QByteArray out;
-        QVERIFY(runToFile({"flood", "300"}, file, &out));
+        // A 1 MiB queue cap: four flooding threads pass it on any machine, sanitized or
+        // not, so the drop path is exercised.
+        QVERIFY(runToFile({"flood", "300"}, file, &out, 30000, false, {"SPANSCOPE_QUEUE_CAP_MB=1"}));
         QVERIFY(out.startsWith("pairs "));
         const std::uint64_t pairs = out.mid(6).trimmed().toULongLong();
         QVERIFY(pairs > 0);
