@@ -543,9 +543,12 @@ void Collector::finish()
         // Lossless: everything queued goes out, waiting for the viewer as long as it makes
         // progress.
         const int waitMs = m_queue.lossless ? kLosslessSendWaitMs : 200;
+        // As many flushes as what is queued now takes, no more: a thread still recording
+        // while the process exits must not keep it here.
+        std::uint64_t flushes = m_queue.bytes.load() / kMaxDrainBytes + 2;
         do
             flush(waitMs, true);
-        while (m_drainIncomplete && !m_sink->closed());
+        while (m_drainIncomplete && !m_sink->closed() && --flushes > 0);
         if (m_pendingDropped > 0 || !m_essential.empty() || !m_kept.empty())
             flush(waitMs, false); // one more try for the last definitions and Dropped count
         // End means "everything was accounted for": only after all of it went out.

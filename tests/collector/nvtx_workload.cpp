@@ -308,6 +308,24 @@ int forkStorm(int count)
     return ok ? 0 : 3;
 }
 
+// A thread that never stops recording while the process exits (main returns after `ms`):
+// the collector's exit flush must end anyway.
+int exitDuringFlood(int ms)
+{
+    std::atomic<bool> started{false};
+    std::thread([&started] {
+        started.store(true);
+        for (;;) {
+            nvtxRangePushA("endless");
+            nvtxRangePop();
+        }
+    }).detach();
+    while (!started.load())
+        std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms)); // how long it floods first
+    return 0;
+}
+
 int flood(int ms, const std::string& dir)
 {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
@@ -448,6 +466,8 @@ int main(int argc, char** argv)
         return forkChain(std::atoi(argv[2]));
     if (mode == "forkstorm" && argc > 2)
         return forkStorm(std::atoi(argv[2]));
+    if (mode == "exitduringflood")
+        return exitDuringFlood(argc > 2 ? std::atoi(argv[2]) : 200);
     if (mode == "flood")
         return flood(argc > 2 ? std::atoi(argv[2]) : 1000, argc > 3 ? argv[3] : "");
     if (mode == "twolibs")

@@ -435,6 +435,21 @@ private slots:
         QCOMPARE(c.str(c.starts[0].message), std::string("open-async"));
     }
 
+    // A thread still flooding while the process exits: the process still ends, and the
+    // stream it leaves is well-formed (the exit flush sends at most what was queued when it
+    // began; here the flood's own drops end it sooner, so this does not single that out).
+    void exitWhileAThreadStillRecords()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("endless.sps");
+        QVERIFY(runToFile({"exitduringflood", "300"}, file, nullptr, 60000));
+        Capture c;
+        const std::string error = decodeFile(file, c);
+        QVERIFY2(error.empty(), error.c_str());
+        QVERIFY(c.hello);
+        QVERIFY(!c.pushes.empty());
+    }
+
     void forkingJob()
     {
         QTemporaryDir dir;
