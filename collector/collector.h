@@ -95,7 +95,8 @@ private:
     // Drains all buffers and sends what they held; a socket may wait `waitMs` for room (once
     // per call). `final` (exit) adds a last clock calibration.
     void flush(int waitMs, bool final);
-    // Moves every ring's records to m_records and collects drop counts. Needs m_flushMutex.
+    // Moves each thread queue's records (up to kMaxDrainBytes of each) to m_records and
+    // collects drop counts; sets m_drainIncomplete when one holds more. Needs m_flushMutex.
     void drainQueues();
     void appendCalibration(std::string& out);
     void appendMeta(const void* record, std::size_t size);
