@@ -308,21 +308,20 @@ int forkStorm(int count)
     return ok ? 0 : 3;
 }
 
-// A thread that never stops recording while the process exits (main returns after `ms`):
-// the collector's exit flush must end anyway.
-int exitDuringFlood(int ms)
+// A thread that never stops recording while the process exits (main returns once it has
+// recorded `pairs`): the collector's exit flush must end anyway.
+int exitDuringFlood(long pairs)
 {
-    std::atomic<bool> started{false};
-    std::thread([&started] {
-        started.store(true);
+    static std::atomic<long> recorded{0}; // outlives this function: the thread never ends
+    std::thread([] {
         for (;;) {
             nvtxRangePushA("endless");
             nvtxRangePop();
+            recorded.fetch_add(1, std::memory_order_relaxed);
         }
     }).detach();
-    while (!started.load())
+    while (recorded.load(std::memory_order_relaxed) < pairs)
         std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(ms)); // how long it floods first
     return 0;
 }
 
@@ -467,7 +466,7 @@ int main(int argc, char** argv)
     if (mode == "forkstorm" && argc > 2)
         return forkStorm(std::atoi(argv[2]));
     if (mode == "exitduringflood")
-        return exitDuringFlood(argc > 2 ? std::atoi(argv[2]) : 200);
+        return exitDuringFlood(argc > 2 ? std::atol(argv[2]) : 1000000);
     if (mode == "flood")
         return flood(argc > 2 ? std::atoi(argv[2]) : 1000, argc > 3 ? argv[3] : "");
     if (mode == "twolibs")

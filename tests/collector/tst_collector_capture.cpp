@@ -442,7 +442,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString file = dir.filePath("endless.sps");
-        QVERIFY(runToFile({"exitduringflood", "300"}, file, nullptr, 60000));
+        QVERIFY(runToFile({"exitduringflood", "2000000"}, file, nullptr, 60000));
         Capture c;
         const std::string error = decodeFile(file, c);
         QVERIFY2(error.empty(), error.c_str());
