@@ -35,6 +35,8 @@ std::vector<std::string> helperProgramCandidates(const std::string& programDir,
     return {under(programDir, SPANSCOPE_BIN_TO_LIBEXEC) + name, programDir + name};
 }
 
+constexpr const char* kAllocLibrary = "libspanscope-alloc.so";
+
 std::vector<std::string> collectorCandidates(const std::string& programDir)
 {
     if (const char* env = std::getenv("SPANSCOPE_COLLECTOR"); env && *env)
@@ -43,6 +45,17 @@ std::vector<std::string> collectorCandidates(const std::string& programDir)
         return {};
     return {under(programDir, SPANSCOPE_BIN_TO_PLUGINS) + kCollectorLibrary,
             programDir + "../lib/" + kCollectorLibrary};
+}
+
+std::vector<std::string> allocLibraryCandidates(const std::string& programDir)
+{
+    if (const char* env = std::getenv("SPANSCOPE_ALLOC_LIBRARY"); env && *env)
+        return {env};
+    if (programDir.empty())
+        return {};
+    // Installed in the library directory (programs link it), the parent of the plugin one.
+    return {under(programDir, SPANSCOPE_BIN_TO_PLUGINS) + "../" + kAllocLibrary,
+            programDir + "../lib/" + kAllocLibrary};
 }
 
 std::string firstExisting(const std::vector<std::string>& candidates, bool executable)

@@ -23,6 +23,10 @@ std::vector<std::string> helperProgramCandidates(const std::string& programDir,
 // installed plugin folder, then the build tree's lib/.
 std::vector<std::string> collectorCandidates(const std::string& programDir);
 
+// Where libspanscope-alloc (the allocation interposer, spanscope-run --alloc) may be:
+// $SPANSCOPE_ALLOC_LIBRARY if set, else next to an installed or built tree's libraries.
+std::vector<std::string> allocLibraryCandidates(const std::string& programDir);
+
 // The first candidate that exists (is executable, for programs); empty if none does.
 std::string firstExisting(const std::vector<std::string>& candidates, bool executable);
 

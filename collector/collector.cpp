@@ -1,5 +1,7 @@
 #include "collector.h"
 
+#include "collector_alloc.h"
+
 #include "clock.h"
 #include "collector_internal.h"
 #include "protocol/spanscope_protocol.h"
@@ -134,6 +136,7 @@ bool Collector::init()
         return false;
     }
     m_pid = getpid();
+    AllocTap::attach(); // before any thread of ours allocates
     if (!openSink())
         return false;
     configureQueue();
@@ -241,8 +244,10 @@ ThreadBuffer* Collector::registerThread()
         return nullptr;
     try {
         const auto tid = static_cast<std::uint32_t>(syscall(SYS_gettid));
+        const CollectorAllocations quiet;
         std::lock_guard lock(m_threadsMutex);
         auto* b = new ThreadBuffer(tid, m_nextIndex++, &Collector::wakeSender, m_queue);
+        b->allocCounters = AllocTap::threadCounters();
         m_threads.push_back(b);
         t_buffer = b;
         pthread_setspecific(g_threadKey, b);
@@ -275,6 +280,7 @@ void Collector::threadExited(void* buffer)
 
 std::uint32_t Collector::domainId(std::string_view name)
 {
+    const CollectorAllocations quiet;
     try {
         const std::uint32_t nameId = m_strings.intern(name);
         std::lock_guard lock(m_metaMutex);
@@ -307,6 +313,7 @@ void Collector::appendMeta(const void* record, std::size_t size)
 
 void Collector::nameCategory(std::uint32_t domain, std::uint32_t category, std::uint32_t nameId)
 {
+    const CollectorAllocations quiet;
     proto::CategoryNameRecord r{};
     r.header = {static_cast<std::uint16_t>(proto::RecordType::CategoryName), sizeof r};
     r.domain = domain;
@@ -322,6 +329,7 @@ void Collector::nameCategory(std::uint32_t domain, std::uint32_t category, std::
 
 void Collector::nameThread(std::uint32_t tid, std::uint32_t nameId)
 {
+    const CollectorAllocations quiet;
     proto::ThreadInfoRecord r{};
     r.header = {static_cast<std::uint16_t>(proto::RecordType::ThreadInfo), sizeof r};
     r.tid = tid;
@@ -439,6 +447,7 @@ void Collector::flush(int waitMs, bool final)
     m_metaBatch.clear();
     if (monotonicNs() - m_lastCalibrationNs >= kCalibrationIntervalNs || final)
         appendCalibration(m_essential);
+    AllocTap::appendTotals(m_essential, ticks(), final);
 
     std::size_t pos = 0;
     do {
@@ -488,6 +497,7 @@ void Collector::flush(int waitMs, bool final)
 
 void Collector::senderLoop()
 {
+    AllocTap::suppress(1); // the sender's allocations are the collector's, never the job's
     // A first rate estimate, over 10 ms against CLOCK_MONOTONIC, goes before any data frame.
     // Meanwhile the queues are drained (and held) every millisecond.
     const std::uint64_t calibrateAt = monotonicNs() + 10000000;
@@ -578,7 +588,23 @@ void Collector::atExit()
     Collector* c = instance();
     if (!c || getpid() != c->m_pid)
         return;
+    // What the exiting thread allocated since its last push or pop; other threads still
+    // running report theirs at their next push or pop, which the stream no longer sees.
+    if (ThreadBuffer* b = c->existingThreadBuffer())
+        AllocTap::report(b, ticks(), b->popReserve());
+    const CollectorAllocations quiet;
     c->finish();
 }
+
+namespace {
+// spanscope-run --alloc preloads the collector too and sets SPANSCOPE_START_AT_LOAD, so a
+// program that never calls NVTX still streams its allocations.
+__attribute__((constructor)) void startAtLoad()
+{
+    const char* start = std::getenv("SPANSCOPE_START_AT_LOAD");
+    if (start && std::strcmp(start, "1") == 0)
+        Collector::start();
+}
+} // namespace
 
 } // namespace spanscope::collector

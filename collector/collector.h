@@ -56,6 +56,13 @@ public:
         return registerThread();
     }
 
+    // The calling thread's buffer if it has one (never creates it); nullptr otherwise.
+    ThreadBuffer* existingThreadBuffer() const
+    {
+        ThreadBuffer* b = t_buffer;
+        return b && b != retiredMarker() ? b : nullptr;
+    }
+
     StringTable& strings() { return m_strings; }
 
     // Rare paths; any thread; take m_metaMutex.

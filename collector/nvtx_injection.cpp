@@ -6,6 +6,7 @@
 // never throw, block or allocate on the hot path (push, pop, start, end, mark).
 #include "clock.h"
 #include "collector.h"
+#include "collector_alloc.h"
 #include "protocol/spanscope_protocol.h"
 
 #include <cstdint>
@@ -192,6 +193,8 @@ int push(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) 
         return -1;
     const std::uint32_t id = message(b);
     const int level = b->depth;
+    // What the thread allocated since its last push or pop belongs to the enclosing range.
+    spanscope::collector::AllocTap::report(b, spanscope::collector::ticks(), b->popReserve() + sizeof(proto::PopRecord));
     const bool written = b->emplace<proto::PushRecord>(
         b->popReserve() + sizeof(proto::PopRecord), [&](proto::PushRecord& r) {
             setHeader(r, proto::RecordType::Push);
@@ -228,6 +231,8 @@ int pop(std::uint32_t domain) noexcept
     }
     // A pop of a recorded push uses the room its push kept; a stray one may not.
     const bool closesRecordedPush = level >= 0;
+    // What the thread allocated since its last push or pop belongs to the range closing.
+    spanscope::collector::AllocTap::report(b, now, b->popReserve());
     const bool written = b->emplace<proto::PopRecord>(closesRecordedPush ? 0 : b->popReserve(),
                                                       [&](proto::PopRecord& r) {
                                                           setHeader(r, proto::RecordType::Pop);

@@ -10,6 +10,8 @@
 // (1 GiB) and makes the sender wait for a slow viewer instead of dropping frames.
 #pragma once
 
+#include "alloc/alloc_counters.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -194,6 +196,11 @@ public:
     std::uint64_t nextRangeId() { return (std::uint64_t(m_index) << 40) | ++m_rangeCounter; }
 
     int depth = 0; // push/pop nesting level returned to the job; producer only
+    // libspanscope-alloc's counters of this thread (collector_alloc.h), null without it or
+    // once the thread handed them back at exit; and what AllocDelta records reported so
+    // far. Producer only.
+    const alloc_internal::ThreadCounters* allocCounters = nullptr;
+    std::uint64_t allocationsReported = 0, bytesReported = 0, freesReported = 0;
     // Levels below this were pushed before a fork, in the parent: their pops in the child
     // close ranges that belong to the parent's stream and are not recorded. Producer only.
     int inheritedDepth = 0;

@@ -95,6 +95,9 @@ struct EventColumns
     Column<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
     Column<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
     Column<int64_t> awaitNs;   // ns the call's task was suspended inside the call
+    // Allocations made while the call was its thread's innermost range (exclusive): calls
+    // and requested bytes; -1 = not recorded for this call.
+    Column<int64_t> allocCounts, allocBytes;
     Column<uint32_t> track;    // TrackId of each call; empty = each row's RegionRow::track
     Column<uint64_t> args;     // ArgsRef of each call into Capture::args; empty = none
     Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
@@ -104,6 +107,7 @@ struct EventColumns
     bool hasThreads() const { return !threadIds.empty(); }
     bool hasTasks() const { return !taskIds.empty(); }
     bool hasAwait() const { return !awaitNs.empty(); }
+    bool hasAllocations() const { return !allocCounts.empty(); }
 
 };
 
@@ -119,6 +123,7 @@ inline constexpr OptionalEventColumn kOptionalEventColumns[] = {
     {"gpu_durations", &EventColumns::gpu, -1},     {"call_ids", &EventColumns::callIds, -1},
     {"parent_ids", &EventColumns::parentIds, -1},  {"thread_ids", &EventColumns::threadIds, -1},
     {"task_ids", &EventColumns::taskIds, -1},      {"await_ns", &EventColumns::awaitNs, 0},
+    {"alloc_counts", &EventColumns::allocCounts, -1}, {"alloc_bytes", &EventColumns::allocBytes, -1},
 };
 
 // Something odd the user should know about; the capture is still usable.

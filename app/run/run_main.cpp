@@ -41,7 +41,7 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) [--lossless]\n"
-    "                     [--queue-cap MIB] -- COMMAND [ARGS...]\n"
+    "                     [--queue-cap MIB] [--alloc] -- COMMAND [ARGS...]\n"
     "\n"
     "Runs COMMAND with spanscope's NVTX collector injected into it and every process it\n"
     "starts, and records or streams their NVTX ranges.\n"
@@ -54,6 +54,9 @@ constexpr const char* kUsage =
     "                     when the job records faster than the viewer or file takes them\n"
     "  --queue-cap MIB    most memory the queue of each process may hold (default 64 MiB,\n"
     "                     1024 MiB with --lossless); past it ranges are dropped and counted\n"
+    "  --alloc            also count the job's allocations (libspanscope-alloc preloaded):\n"
+    "                     allocations and bytes per range, the heap in use; the job runs\n"
+    "                     its collector from the start even without NVTX calls\n"
     "  --help             this text\n"
     "  --version          the version of spanscope\n"
     "\n"
@@ -200,7 +203,7 @@ int waitForViewer(char** command)
 int main(int argc, char** argv)
 {
     std::string output, socket, queueCap;
-    bool wait = false, lossless = false;
+    bool wait = false, lossless = false, alloc = false;
     int i = 1;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -214,6 +217,8 @@ int main(int argc, char** argv)
             wait = true;
         } else if (arg == "--lossless") {
             lossless = true;
+        } else if (arg == "--alloc") {
+            alloc = true;
         } else if (arg == "--queue-cap" && i + 1 < argc) {
             queueCap = argv[++i];
             char* end = nullptr;
@@ -259,6 +264,23 @@ int main(int argc, char** argv)
         }
     }
     ::setenv("NVTX_INJECTION64_PATH", collector.c_str(), 1);
+    if (alloc) {
+        const std::vector<std::string> allocCandidates = app::allocLibraryCandidates(app::ownDirectory());
+        const std::string allocLibrary = app::firstExisting(allocCandidates, false);
+        if (allocLibrary.empty()) {
+            std::fprintf(stderr,
+                         "spanscope-run: --alloc needs libspanscope-alloc.so, which is not installed "
+                         "(set SPANSCOPE_ALLOC_LIBRARY to its path)\n");
+            return 2;
+        }
+        // The interposer first, so its malloc is the job's; the collector with it, started
+        // at load, so a job without NVTX calls streams its allocations too.
+        std::string preload = allocLibrary + " " + collector;
+        if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing)
+            preload += std::string(" ") + existing;
+        ::setenv("LD_PRELOAD", preload.c_str(), 1);
+        ::setenv("SPANSCOPE_START_AT_LOAD", "1", 1);
+    }
     char** command = argv + i;
 
     ::unsetenv("SPANSCOPE_OUTPUT");

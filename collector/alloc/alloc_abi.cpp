@@ -7,6 +7,7 @@ namespace spanscope::alloc_internal {
 std::size_t g_largeThreshold = SIZE_MAX;
 LargeObserver g_largeObserver = nullptr;
 SpanObserver g_spanObserver = nullptr;
+ThreadEndObserver g_threadEndObserver = nullptr;
 
 namespace {
 
@@ -15,8 +16,10 @@ void suppress(int delta)
     t_suppress += delta;
 }
 
-void observe(LargeObserver large, std::size_t threshold, SpanObserver span)
+void observe(LargeObserver large, std::size_t threshold, SpanObserver span,
+             ThreadEndObserver threadEnd)
 {
+    __atomic_store_n(&g_threadEndObserver, threadEnd, __ATOMIC_RELEASE);
     __atomic_store_n(&g_largeObserver, large, __ATOMIC_RELEASE);
     __atomic_store_n(&g_largeThreshold, large ? threshold : SIZE_MAX, __ATOMIC_RELAXED);
     __atomic_store_n(&g_spanObserver, span, __ATOMIC_RELEASE);

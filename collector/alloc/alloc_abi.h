@@ -20,8 +20,10 @@ struct AllocAbi
     ProcessTotals (*processTotals)();
     void (*suppress)(int delta); // +1 / -1 around the collector's own allocations
     // Large allocations (at or above `threshold` requested bytes) and the frees of
-    // possibly large blocks go to `large`; ended spans to `span`. Null observers: none.
-    void (*observe)(LargeObserver large, std::size_t threshold, SpanObserver span);
+    // possibly large blocks go to `large`; ended spans to `span`; threads about to exit to
+    // `threadEnd`. Null observers: none.
+    void (*observe)(LargeObserver large, std::size_t threshold, SpanObserver span,
+                    ThreadEndObserver threadEnd);
 };
 
 } // namespace spanscope::alloc_internal

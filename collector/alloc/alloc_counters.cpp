@@ -1,4 +1,5 @@
 #include "alloc_counters.h"
+#include "alloc_observer.h"
 
 #include <new>
 #include <pthread.h>
@@ -48,6 +49,11 @@ ThreadCounters* newBlock()
 void threadExited(void* block)
 {
     auto* c = static_cast<ThreadCounters*>(block);
+    if (ThreadEndObserver observer = __atomic_load_n(&g_threadEndObserver, __ATOMIC_ACQUIRE)) {
+        ++t_suppress;
+        observer(c);
+        --t_suppress;
+    }
     // Later allocations of this thread (other TLS destructors, the C library freeing the
     // thread's own structures) count on the shared block from here on.
     t_counters = &g_lateExitCounters;

@@ -23,11 +23,23 @@ inline std::size_t largeThreshold()
     return __atomic_load_n(&g_largeThreshold, __ATOMIC_RELAXED);
 }
 
+extern constinit thread_local int t_suppress __attribute__((tls_model("initial-exec")));
+
+// The observer's own allocations (the collector's) are not counted.
 inline void notifyLarge(void* address, std::size_t bytes, bool allocated)
 {
-    if (LargeObserver observer = __atomic_load_n(&g_largeObserver, __ATOMIC_ACQUIRE))
+    if (LargeObserver observer = __atomic_load_n(&g_largeObserver, __ATOMIC_ACQUIRE)) {
+        ++t_suppress;
         observer(address, bytes, allocated);
+        --t_suppress;
+    }
 }
+
+// The calling thread is exiting and its counters are about to go back to the registry:
+// the collector reports what the thread allocated since its last report.
+struct ThreadCounters;
+using ThreadEndObserver = void (*)(const ThreadCounters* counters);
+extern ThreadEndObserver g_threadEndObserver; // atomic access
 
 } // namespace spanscope::alloc_internal
 

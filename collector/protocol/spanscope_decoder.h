@@ -35,6 +35,10 @@ public:
     virtual void onCategoryName(const CategoryNameRecord&) {}
     virtual void onClockCalibration(const ClockCalibrationRecord&) {}
     virtual void onDropped(const DroppedRecord&) {}
+    virtual void onAllocDelta(const AllocDeltaRecord&) {}
+    virtual void onAllocTotals(const AllocTotalsRecord&) {}
+    virtual void onLargeAlloc(const LargeAllocRecord&) {}
+    virtual void onAllocSpan(const AllocSpanRecord&) {}
 };
 
 class Decoder
@@ -114,9 +118,10 @@ private:
     {
         if (std::memcmp(fh.magic, kMagic, 4) != 0)
             return fail(m_offset, "bad frame magic (expected \"SPSC\")");
-        if (fh.version != kVersion)
+        if (fh.version < kOldestVersion || fh.version > kVersion)
             return fail(m_offset, "unsupported protocol version " + std::to_string(fh.version) +
-                                      " (this reader knows " + std::to_string(kVersion) + ")");
+                                      " (this reader knows " + std::to_string(kOldestVersion) +
+                                      " to " + std::to_string(kVersion) + ")");
         if (fh.type < 1 || fh.type > 3)
             return fail(m_offset, "unknown frame type " + std::to_string(fh.type));
         if (fh.payloadBytes > kMaxPayloadBytes)
@@ -328,6 +333,30 @@ private:
                 return false;
             m_handler.onDropped(copy<DroppedRecord>(p));
             return true;
+        case RecordType::AllocDelta:
+            if (!sized<AllocDeltaRecord>(rh, at, "allocation delta"))
+                return false;
+            m_handler.onAllocDelta(copy<AllocDeltaRecord>(p));
+            return true;
+        case RecordType::AllocTotals:
+            if (!sized<AllocTotalsRecord>(rh, at, "allocation totals"))
+                return false;
+            m_handler.onAllocTotals(copy<AllocTotalsRecord>(p));
+            return true;
+        case RecordType::LargeAlloc:
+            if (!sized<LargeAllocRecord>(rh, at, "large allocation"))
+                return false;
+            m_handler.onLargeAlloc(copy<LargeAllocRecord>(p));
+            return true;
+        case RecordType::AllocSpan: {
+            if (!sized<AllocSpanRecord>(rh, at, "allocation span"))
+                return false;
+            const auto r = copy<AllocSpanRecord>(p);
+            if (!knownString(r.operation, at, "allocation span"))
+                return false;
+            m_handler.onAllocSpan(r);
+            return true;
+        }
         }
         return fail(at, "unknown record type " + std::to_string(rh.type));
     }

@@ -1,4 +1,4 @@
-// spanscope collector wire format, version 1. Header-only, C++17, no dependencies.
+// spanscope collector wire format, version 2 (version 1 lacks the allocation records). Header-only, C++17, no dependencies.
 //
 // A stream is one Hello frame, then Data frames, then (on a clean exit) one End frame.
 // Every frame is a FrameHeader followed by `payloadBytes` bytes of payload. All integers are
@@ -32,7 +32,9 @@ static_assert(sizeof(double) == 8, "the protocol carries IEEE-754 binary64");
 
 // The four bytes every frame starts with: 'S' 'P' 'S' 'C'.
 inline constexpr char kMagic[4] = {'S', 'P', 'S', 'C'};
-inline constexpr std::uint16_t kVersion = 1;
+inline constexpr std::uint16_t kVersion = 2;
+// Oldest version a reader accepts: version 2 only added record types.
+inline constexpr std::uint16_t kOldestVersion = 1;
 // Largest payload a writer sends and a reader accepts, in bytes (16 MiB).
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
 // Longest string a StringDef carries, in bytes of UTF-8 (longer ones are cut).
@@ -73,9 +75,14 @@ enum class RecordType : std::uint16_t {
     CategoryName = 9,
     ClockCalibration = 10,
     Dropped = 11,
+    // Version 2: allocations (libspanscope-alloc in the job).
+    AllocDelta = 12,
+    AllocTotals = 13,
+    LargeAlloc = 14,
+    AllocSpan = 15,
 };
 inline constexpr std::uint16_t kFirstRecordType = 1;
-inline constexpr std::uint16_t kLastRecordType = 11;
+inline constexpr std::uint16_t kLastRecordType = 15;
 
 struct RecordHeader
 {
@@ -228,6 +235,65 @@ struct DroppedRecord
 };
 static_assert(sizeof(DroppedRecord) == 16);
 
+// Allocations thread `tid` made since its previous AllocDelta (or since it started), up to
+// `timestamp`. Counted by libspanscope-alloc: one per allocation call, of the requested size
+// (realloc: one allocation of the new size and one free). Attributed to the innermost push
+// range open on the thread at this point of its records (a thread's AllocDelta comes right
+// before its Push or Pop); with none open, to the thread itself.
+struct AllocDeltaRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;
+    std::uint64_t timestamp;   // ticks
+    std::uint64_t allocations; // calls
+    std::uint64_t bytes;       // requested bytes
+    std::uint64_t frees;       // blocks freed
+};
+static_assert(sizeof(AllocDeltaRecord) == 40);
+
+// The process's allocation totals since libspanscope-alloc loaded, every thread (exited
+// ones included), sampled by the collector about every 10 ms.
+struct AllocTotalsRecord
+{
+    RecordHeader header;
+    std::uint32_t reserved;
+    std::uint64_t timestamp;   // ticks
+    std::uint64_t allocations; // calls
+    std::uint64_t bytes;       // requested bytes
+    std::uint64_t frees;       // blocks freed
+    std::int64_t liveBytes;    // usable bytes (malloc_usable_size) allocated minus freed: the heap in use
+};
+static_assert(sizeof(AllocTotalsRecord) == 48);
+
+// One large allocation (requested bytes at or above the collector's threshold, 1 MiB by
+// default), or the free of a block at `address` (bytes 0): the reader matches a free to the
+// latest large allocation at that address and ignores it when there is none.
+struct LargeAllocRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;
+    std::uint64_t timestamp; // ticks
+    std::uint64_t address;
+    std::uint64_t bytes; // requested bytes; 0 = the block at `address` was freed
+};
+static_assert(sizeof(LargeAllocRecord) == 32);
+
+// A span of the allocation span API (<spanscope/alloc.h>) that ended: shown as a range of
+// the "allocation spans" track. Times are CLOCK_MONOTONIC ns, not ticks.
+struct AllocSpanRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;         // thread that ended it
+    std::int64_t startNs;      // CLOCK_MONOTONIC, ns
+    std::int64_t endNs;        // CLOCK_MONOTONIC, ns
+    std::uint64_t iterations;  // as the program stated
+    std::uint64_t bytes;       // requested bytes allocated inside it
+    std::uint64_t allocations; // calls inside it
+    std::uint32_t operation;   // string id of the operation's name
+    std::uint32_t process;     // 1: a process span (every thread), 0: a thread span
+};
+static_assert(sizeof(AllocSpanRecord) == 56);
+
 // Size in bytes of each record type; for StringDef, of its fixed part. 0 = unknown type.
 constexpr std::size_t recordSize(std::uint16_t type)
 {
@@ -254,6 +320,14 @@ constexpr std::size_t recordSize(std::uint16_t type)
         return sizeof(ClockCalibrationRecord);
     case RecordType::Dropped:
         return sizeof(DroppedRecord);
+    case RecordType::AllocDelta:
+        return sizeof(AllocDeltaRecord);
+    case RecordType::AllocTotals:
+        return sizeof(AllocTotalsRecord);
+    case RecordType::LargeAlloc:
+        return sizeof(LargeAllocRecord);
+    case RecordType::AllocSpan:
+        return sizeof(AllocSpanRecord);
     }
     return 0;
 }

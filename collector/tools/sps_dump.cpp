@@ -104,6 +104,38 @@ public:
         m_calibration = r;
         count("clock-calibration");
     }
+    void onAllocDelta(const AllocDeltaRecord& r) override
+    {
+        timed(r.tid, r.timestamp, "alloc-delta");
+        if (m_records)
+            std::printf("%12.0f alloc-delta tid=%u allocations=%" PRIu64 " bytes=%" PRIu64
+                        " frees=%" PRIu64 "\n",
+                        ns(r.timestamp), r.tid, r.allocations, r.bytes, r.frees);
+    }
+    void onAllocTotals(const AllocTotalsRecord& r) override
+    {
+        count("alloc-totals");
+        if (m_records)
+            std::printf("%12.0f alloc-totals allocations=%" PRIu64 " bytes=%" PRIu64
+                        " frees=%" PRIu64 " live=%" PRId64 "\n",
+                        ns(r.timestamp), r.allocations, r.bytes, r.frees, r.liveBytes);
+    }
+    void onLargeAlloc(const LargeAllocRecord& r) override
+    {
+        timed(r.tid, r.timestamp, r.bytes ? "large-alloc" : "large-free");
+        if (m_records)
+            std::printf("%12.0f %s tid=%u address=0x%" PRIx64 " bytes=%" PRIu64 "\n", ns(r.timestamp),
+                        r.bytes ? "large-alloc" : "large-free", r.tid, r.address, r.bytes);
+    }
+    void onAllocSpan(const AllocSpanRecord& r) override
+    {
+        count("alloc-span");
+        if (m_records)
+            std::printf("alloc-span tid=%u \"%s\" %s start=%" PRId64 " end=%" PRId64
+                        " iterations=%" PRIu64 " bytes=%" PRIu64 " allocations=%" PRIu64 "\n",
+                        r.tid, str(r.operation).c_str(), r.process ? "process" : "thread",
+                        r.startNs, r.endNs, r.iterations, r.bytes, r.allocations);
+    }
     void onDropped(const DroppedRecord& r) override
     {
         m_dropped += r.count;

@@ -186,6 +186,29 @@ void NvtxAssembler::onDropped(const DroppedRecord& r)
     m_counts.droppedRecords += r.count;
 }
 
+void NvtxAssembler::onAllocDelta(const AllocDeltaRecord& r)
+{
+    if (m_finished)
+        return;
+    m_sawAllocations = true;
+    // With no range open the thread's allocations are outside every range: the totals
+    // count them (see alloc_outside_ranges_* in snapshot()).
+    const int64_t call = innermostOpen(threadOf(r.tid));
+    if (call >= 0) {
+        m_calls[size_t(call)].allocations += r.allocations;
+        m_calls[size_t(call)].allocatedBytes += r.bytes;
+    }
+}
+
+void NvtxAssembler::onAllocTotals(const AllocTotalsRecord& r)
+{
+    if (m_finished)
+        return;
+    m_sawAllocations = true;
+    m_allocTotals = r;
+    m_peakLiveBytes = std::max(m_peakLiveBytes, r.liveBytes);
+}
+
 void NvtxAssembler::onPush(const PushRecord& r)
 {
     if (m_finished)
@@ -465,6 +488,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     e.taskIds.resize(n);
     c.nvtx.callDomains.resize(n);
     c.nvtx.callCategories.resize(n);
+    if (m_sawAllocations) {
+        e.allocCounts.resize(n);
+        e.allocBytes.resize(n);
+    }
     std::vector<int64_t> eventOf(m_calls.size(), -1);
     for (size_t k = 0; k < n; ++k) {
         const Call& call = m_calls[order[k]];
@@ -475,6 +502,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         e.taskIds[k] = taskOfCall[order[k]];
         c.nvtx.callDomains[k] = call.domain;
         c.nvtx.callCategories[k] = call.category;
+        if (m_sawAllocations) { // start/end ranges are not a thread's: nothing is attributed to them
+            e.allocCounts[k] = call.async ? -1 : int64_t(call.allocations);
+            e.allocBytes[k] = call.async ? -1 : int64_t(call.allocatedBytes);
+        }
         if (call.open)
             c.nvtx.closedAtEnd.push_back(k);
         if (call.async && !call.open && call.endThread != call.thread)
@@ -528,6 +559,28 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         complete.kind = MetadataValue::Kind::Bool;
         complete.flag = m_sawEnd && m_streamError.empty();
         c.metadata.push_back({"nvtx_stream_complete", complete});
+    }
+    if (m_sawAllocations) {
+        // Counted by libspanscope-alloc: calls and requested bytes since it loaded.
+        add("alloc_total_allocations", int64_t(m_allocTotals.allocations));
+        add("alloc_total_bytes", int64_t(m_allocTotals.bytes));
+        add("alloc_total_frees", int64_t(m_allocTotals.frees));
+        add("alloc_live_bytes", m_allocTotals.liveBytes);
+        add("alloc_peak_live_bytes", m_peakLiveBytes);
+        // Everything the totals hold that no range was attributed: threads without ranges
+        // (or without NVTX at all), allocations between ranges, and those a thread made
+        // after its last push or pop and before the last totals were sampled.
+        uint64_t inRanges = 0, inRangesBytes = 0;
+        for (const Call& call : m_calls) {
+            inRanges += call.allocations;
+            inRangesBytes += call.allocatedBytes;
+        }
+        add("alloc_in_ranges_allocations", int64_t(inRanges));
+        add("alloc_in_ranges_bytes", int64_t(inRangesBytes));
+        add("alloc_outside_ranges_allocations",
+            int64_t(m_allocTotals.allocations - std::min(inRanges, m_allocTotals.allocations)));
+        add("alloc_outside_ranges_bytes",
+            int64_t(m_allocTotals.bytes - std::min(inRangesBytes, m_allocTotals.bytes)));
     }
     MetadataValue domainList;
     domainList.kind = MetadataValue::Kind::StringList;

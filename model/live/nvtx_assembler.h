@@ -69,6 +69,8 @@ public:
     void onCategoryName(const protocol::CategoryNameRecord&) override;
     void onClockCalibration(const protocol::ClockCalibrationRecord&) override;
     void onDropped(const protocol::DroppedRecord&) override;
+    void onAllocDelta(const protocol::AllocDeltaRecord&) override;
+    void onAllocTotals(const protocol::AllocTotalsRecord&) override;
 
     // The stream is over: ends still waiting for their start become anomalies, and a
     // stream without an End frame, or with `streamError` (the decoder's message for a
@@ -92,6 +94,8 @@ private:
         uint32_t domain = 0, category = 0;
         bool async = false; // start/end range (domain lane)
         bool open = true;
+        // Allocations made while it was the innermost push range of its thread (exclusive).
+        uint64_t allocations = 0, allocatedBytes = 0;
     };
     struct PendingEnd
     {
@@ -157,6 +161,12 @@ private:
     uint64_t m_windowSpans = 0;
 
     NvtxCounts m_counts;
+
+    // Allocations (libspanscope-alloc in the job): the latest process totals and the
+    // largest heap in use they showed.
+    bool m_sawAllocations = false;
+    protocol::AllocTotalsRecord m_allocTotals{};
+    int64_t m_peakLiveBytes = 0;
 };
 
 } // namespace spanscope::model::live

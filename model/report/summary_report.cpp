@@ -57,6 +57,8 @@ void writeStats(JsonWriter& json, const RegionStats& s)
     json.field("gpu_calls", s.gpuCalls);
     json.field("gpu_total_ns", s.gpuTotal);
     json.field("await_ns", s.awaitTotal);
+    json.field("alloc_count", s.allocCount);
+    json.field("alloc_bytes", s.allocBytes);
 }
 
 void writeMetadataValue(JsonWriter& json, const MetadataValue& v)

@@ -101,8 +101,8 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
     scratch.clear();
     int64_t firstStart = std::numeric_limits<int64_t>::max();
     int64_t lastEnd = std::numeric_limits<int64_t>::min();
-    int64_t gpuTotal = 0, awaitTotal = 0;
-    uint64_t gpuCalls = 0;
+    int64_t gpuTotal = 0, awaitTotal = 0, allocCount = 0, allocBytes = 0;
+    uint64_t gpuCalls = 0, allocCalls = 0;
     stats.startMin = std::numeric_limits<int64_t>::max();
     stats.endMax = std::numeric_limits<int64_t>::min();
 
@@ -137,6 +137,11 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
             }
             if (events.hasAwait())
                 awaitTotal = addSaturating(awaitTotal, events.awaitNs[i]);
+            if (events.hasAllocations() && events.allocCounts[i] >= 0) {
+                ++allocCalls;
+                allocCount = addSaturating(allocCount, events.allocCounts[i]);
+                allocBytes = addSaturating(allocBytes, events.allocBytes[i]);
+            }
         }
         if (rowHasFirst) {
             if (rowFirstStart < firstStart) {
@@ -183,6 +188,10 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
     }
     if (events.hasAwait())
         stats.awaitTotal = awaitTotal;
+    if (allocCalls > 0) {
+        stats.allocCount = allocCount;
+        stats.allocBytes = allocBytes;
+    }
     stats.exclusive = exclusiveOf(capture, rows, thread);
     return stats;
 }

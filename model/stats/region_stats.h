@@ -27,6 +27,9 @@ struct RegionStats
     std::optional<uint64_t> gpuCalls;          // calls with a GPU value >= 0
     std::optional<int64_t> gpuTotal;
     std::optional<int64_t> awaitTotal;         // ns suspended inside the calls
+    // Allocations made while the calls were innermost (exclusive): calls and requested
+    // bytes, over the calls that recorded them; empty where none did.
+    std::optional<int64_t> allocCount, allocBytes;
     std::optional<double> imbalancePercent;    // pooled only: (max rank total / mean - 1) * 100
     bool summaryOnly = false;                  // from stored aggregates; no per-call data
 

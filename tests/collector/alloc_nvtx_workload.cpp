@@ -1,0 +1,67 @@
+// An NVTX program with known allocations per range, per thread and per kind of allocation
+// function, for `spanscope-run --alloc` (tst_alloc_capture checks the capture against the
+// numbers below). Built without sanitizers: the interposer must be the job's malloc.
+//
+// Exclusive allocations, as the capture must show them:
+//   main   "outer"   malloc(100), calloc(4, 25)              2 allocations,  200 bytes
+//   main   "inner"   new int[10] three times, aligned new    4 allocations,  184 bytes
+//   worker "worker"  malloc(1000) x5, malloc(10) -> realloc(20),
+//                    posix_memalign(64, 256), strdup("abc")  9 allocations, 5290 bytes
+//   worker "empty"   nothing                                 0 allocations,    0 bytes
+// Outside any range, each thread also allocates (std::thread, the workload's own setup).
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <thread>
+
+namespace {
+
+template <typename T>
+T* keep(T* p)
+{
+    asm volatile("" : : "r"(p) : "memory");
+    return p;
+}
+
+struct alignas(64) Wide
+{
+    char bytes[64];
+};
+
+void worker()
+{
+    nvtxRangePushA("worker");
+    for (int i = 0; i < 5; ++i)
+        std::free(keep(std::malloc(1000)));
+    void* p = keep(std::malloc(10));
+    p = keep(std::realloc(p, 20)); // a free of the 10 and an allocation of 20
+    std::free(p);
+    void* aligned = nullptr;
+    if (posix_memalign(&aligned, 64, 256) == 0)
+        std::free(keep(aligned));
+    std::free(keep(strdup("abc")));
+    nvtxRangePop();
+    nvtxRangePushA("empty");
+    nvtxRangePop();
+}
+
+} // namespace
+
+int main()
+{
+    nvtxRangePushA("outer");
+    std::free(keep(std::malloc(100)));
+    nvtxRangePushA("inner");
+    for (int i = 0; i < 3; ++i)
+        delete[] keep(new int[10]);
+    delete keep(new Wide);
+    nvtxRangePop();
+    std::free(keep(std::calloc(4, 25)));
+    nvtxRangePop();
+
+    std::thread t(worker);
+    t.join();
+    return 0;
+}

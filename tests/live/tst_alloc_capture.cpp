@@ -1,0 +1,107 @@
+// spanscope-run --alloc on a real NVTX job with known allocations (alloc_nvtx_workload.cpp):
+// every range's exclusive allocation count and bytes arrive exactly, in the saved capture
+// and in spanscope-cli summary's JSON; a job without NVTX calls still reports its totals.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run run(const QString& program, const QStringList& args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("SPANSCOPE_COLLECTOR", SPANSCOPE_COLLECTOR_LIB);
+    env.remove("NVTX_INJECTION64_PATH");
+    env.remove("LD_PRELOAD");
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(120000))
+        p.kill(), p.waitForFinished();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QJsonObject summaryOf(const QString& h5)
+{
+    const Run cli = run(SPANSCOPE_CLI, {"summary", h5, "--format", "json"});
+    if (cli.exitCode != 0)
+        qWarning() << cli.err;
+    return QJsonDocument::fromJson(cli.out).object();
+}
+
+} // namespace
+
+class TestAllocCapture : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rangesCarryTheirExclusiveAllocations()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("allocs.h5");
+        const Run job = run(SPANSCOPE_RUN, {"--alloc", "--output", h5, "--", SPANSCOPE_ALLOC_NVTX_WORKLOAD});
+        QVERIFY2(job.exitCode == 0, job.err.constData());
+        const QJsonObject summary = summaryOf(h5);
+        QMap<QString, QPair<qint64, qint64>> perRange;
+        for (const QJsonValue& region : summary["regions"].toArray()) {
+            const QJsonObject r = region.toObject();
+            QVERIFY2(r["alloc_count"].isDouble(), qPrintable(r["name"].toString() + " has no alloc_count"));
+            perRange[r["name"].toString()] = {r["alloc_count"].toInteger(), r["alloc_bytes"].toInteger()};
+        }
+        const QMap<QString, QPair<qint64, qint64>> expected = {
+            {"outer", {2, 200}}, {"inner", {4, 184}}, {"worker", {9, 5290}}, {"empty", {0, 0}}};
+        QCOMPARE(perRange, expected);
+
+        const QJsonObject metadata = summary["metadata"].toObject();
+        QCOMPARE(metadata["dropped_records"].toInt(), 0);
+        // The totals cover everything the job allocated, ranges or not.
+        QVERIFY(metadata["alloc_total_allocations"].toInteger() >= 15);
+        QVERIFY(metadata["alloc_total_bytes"].toInteger() >= 5674);
+        QCOMPARE(metadata["alloc_in_ranges_allocations"].toInteger(), 15);
+        QCOMPARE(metadata["alloc_in_ranges_bytes"].toInteger(), 5674);
+        QVERIFY(metadata["alloc_outside_ranges_allocations"].toInteger() > 0); // std::thread, stdio
+        QVERIFY(metadata["alloc_peak_live_bytes"].toInteger() > 0);
+    }
+
+    void withoutNvtxTheTotalsStillArrive()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("plain.h5");
+        // ls makes no NVTX call at all.
+        const Run job = run(SPANSCOPE_RUN, {"--alloc", "--output", h5, "--", "/bin/ls", "/"});
+        QVERIFY2(job.exitCode == 0, job.err.constData());
+        const QJsonObject metadata = summaryOf(h5)["metadata"].toObject();
+        QVERIFY2(metadata["alloc_total_allocations"].toInteger() > 0,
+                 QJsonDocument(metadata).toJson().constData());
+        QCOMPARE(metadata["alloc_in_ranges_allocations"].toInteger(), 0);
+        QCOMPARE(metadata["alloc_outside_ranges_allocations"].toInteger(),
+                 metadata["alloc_total_allocations"].toInteger());
+    }
+
+    void withoutAllocTheColumnsStayEmpty()
+    {
+        QTemporaryDir dir;
+        const QString h5 = dir.filePath("nvtx.h5");
+        const Run job = run(SPANSCOPE_RUN, {"--output", h5, "--", SPANSCOPE_ALLOC_NVTX_WORKLOAD});
+        QVERIFY2(job.exitCode == 0, job.err.constData());
+        const QJsonObject summary = summaryOf(h5);
+        QVERIFY(!summary["regions"].toArray().isEmpty());
+        for (const QJsonValue& region : summary["regions"].toArray())
+            QVERIFY(region.toObject()["alloc_count"].isNull());
+        QVERIFY(!summary["metadata"].toObject().contains("alloc_total_allocations"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAllocCapture)
+#include "tst_alloc_capture.moc"
