@@ -72,9 +72,25 @@ std::string pop()
     return s;
 }
 
+template <typename R> std::string record(RecordType type, R r)
+{
+    r.header = {static_cast<std::uint16_t>(type), sizeof r};
+    std::string s;
+    appendPod(s, r);
+    return s;
+}
+
 struct Counter : DecoderHandler
 {
     int strings = 0, pushes = 0, pops = 0, ends = 0;
+    std::vector<AllocDeltaRecord> deltas;
+    std::vector<AllocTotalsRecord> totals;
+    std::vector<LargeAllocRecord> large;
+    std::vector<AllocSpanRecord> spans;
+    void onAllocDelta(const AllocDeltaRecord& r) override { deltas.push_back(r); }
+    void onAllocTotals(const AllocTotalsRecord& r) override { totals.push_back(r); }
+    void onLargeAlloc(const LargeAllocRecord& r) override { large.push_back(r); }
+    void onAllocSpan(const AllocSpanRecord& r) override { spans.push_back(r); }
     std::string lastString;
     void onString(std::uint32_t, std::string_view s) override
     {
@@ -128,6 +144,53 @@ private slots:
             QVERIFY(d.sawEnd());
             QCOMPARE(d.bytesDecoded(), std::uint64_t(bytes.size()));
         }
+    }
+
+    void allocationRecords()
+    {
+        const std::string records =
+            stringDef(1, "fan_out") +
+            record(RecordType::AllocDelta, AllocDeltaRecord{{}, 7, 150, 3, 300, 2}) +
+            record(RecordType::AllocTotals, AllocTotalsRecord{{}, 0, 160, 40, 4000, 30, -12}) +
+            record(RecordType::LargeAlloc, LargeAllocRecord{{}, 7, 170, 0x1000, 1u << 21}) +
+            record(RecordType::LargeAlloc, LargeAllocRecord{{}, 7, 180, 0x1000, 0}) +
+            record(RecordType::AllocSpan, AllocSpanRecord{{}, 7, 100, 200, 4, 4096, 4, 1, 1});
+        Counter c;
+        Decoder d(c);
+        const std::string bytes = hello() + frame(FrameType::Data, records) + frame(FrameType::End, {});
+        QVERIFY2(d.feed(bytes.data(), bytes.size()) && d.finish(), d.error().c_str());
+        QCOMPARE(c.deltas.size(), size_t(1));
+        QCOMPARE(c.deltas[0].bytes, 300u);
+        QCOMPARE(c.totals.size(), size_t(1));
+        QCOMPARE(c.totals[0].liveBytes, -12);
+        QCOMPARE(c.large.size(), size_t(2));
+        QCOMPARE(c.large[1].bytes, 0u);
+        QCOMPARE(c.spans.size(), size_t(1));
+        QCOMPARE(c.spans[0].operation, 1u);
+        QCOMPARE(c.spans[0].iterations, 4u);
+
+        // A span naming a string never defined, and a record of the wrong size, are damage.
+        const std::string undefined =
+            hello() + frame(FrameType::Data, record(RecordType::AllocSpan, AllocSpanRecord{{}, 7, 1, 2, 1, 0, 0, 9, 0}));
+        QVERIFY(QString::fromStdString(decodeError(undefined)).contains("allocation span uses string id 9"));
+        std::string shortDelta = record(RecordType::AllocDelta, AllocDeltaRecord{});
+        shortDelta[2] = 32;
+        QVERIFY(QString::fromStdString(decodeError(hello() + frame(FrameType::Data, shortDelta.substr(0, 32))))
+                    .contains("allocation delta record is 32 bytes, expected 40"));
+    }
+
+    void versionOneStreamsStillDecode()
+    {
+        std::string bytes = validStream();
+        // Every frame header's version field (bytes 4-5 of each frame) set to 1.
+        for (std::size_t at = 0; at + sizeof(FrameHeader) <= bytes.size();) {
+            FrameHeader h;
+            std::memcpy(&h, bytes.data() + at, sizeof h);
+            h.version = 1;
+            std::memcpy(bytes.data() + at, &h, sizeof h);
+            at += sizeof h + h.payloadBytes;
+        }
+        QCOMPARE(decodeError(bytes), std::string());
     }
 
     void malformed_data()
