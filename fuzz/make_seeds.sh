@@ -33,6 +33,12 @@ done
 { two; cat $(ls -S "$work/fork"/*.sps | tail -1) $(ls -S "$work/fork"/*.sps | head -1) | head -c 20000; } \
   > "$data/wire_stream/seed-forked-pair"
 { one; head -c 24576 "$work/basic"/*.sps; } > "$data/wire_stream/seed-basic-cut"
+# Allocation records: the allocation workload with libspanscope-alloc preloaded.
+mkdir -p "$work/alloc"
+LD_PRELOAD="$build/lib/libspanscope-alloc.so $build/lib/libspanscope-collector.so" \
+  SPANSCOPE_START_AT_LOAD=1 NVTX_INJECTION64_PATH=$build/lib/libspanscope-collector.so \
+  SPANSCOPE_OUTPUT_DIR=$work/alloc "$build/bin/alloc_nvtx_workload"
+{ one; cat "$work/alloc"/*.sps; } > "$data/wire_stream/seed-alloc"
 
 # chrome_trace: the small Kineto traces of tests/data/kineto, inflated, and one gzipped.
 rm -f "$data"/chrome_trace/seed-*
