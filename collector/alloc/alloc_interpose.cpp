@@ -45,6 +45,11 @@ struct NextAllocator
 };
 
 NextAllocator g_next;
+// glibc on x86-64: the usable size is read from the chunk header in place (as glibc's own
+// malloc_usable_size does, without the call: ~2 ns of the ~5 ns the interposer costs per
+// malloc + free). Switched on only after checkChunkHeaders() found it agrees with the
+// allocator's answer for blocks of every kind.
+bool g_glibcChunks = false;
 int g_resolveState = 0; // 0 not yet, 1 in progress, 2 done (atomic access)
 constinit thread_local bool t_resolving __attribute__((tls_model("initial-exec"))) = false;
 
@@ -84,6 +89,8 @@ void lookUp(F& slot, const char* name)
     slot = reinterpret_cast<F>(::dlsym(RTLD_NEXT, name));
 }
 
+void checkChunkHeaders();
+
 void resolve()
 {
     int state = 0;
@@ -108,6 +115,7 @@ void resolve()
             ::_exit(127); // nothing could allocate: no way to carry on
         }
         g_next = next;
+        checkChunkHeaders(); // the next allocator directly: nothing counted
         t_resolving = false;
         __atomic_store_n(&g_resolveState, 2, __ATOMIC_RELEASE);
         return;
@@ -131,7 +139,39 @@ inline bool ready()
 
 inline size_t usableSize(void* p)
 {
+    if (__builtin_expect(g_glibcChunks, 1)) {
+        // The size word before the block; low bits are flags (2 = mmapped, whose header
+        // takes two words instead of one).
+        size_t header;
+        std::memcpy(&header, static_cast<const char*>(p) - sizeof header, sizeof header);
+        return (header & ~size_t(7)) - ((header & 2) ? 2 * sizeof(size_t) : sizeof(size_t));
+    }
     return g_next.usableSize ? g_next.usableSize(p) : 0;
+}
+
+// Compares the in-place reading with the allocator's malloc_usable_size on small, large,
+// mmapped and aligned blocks; enables it when every one agrees.
+void checkChunkHeaders()
+{
+#if defined(__x86_64__) && defined(__GLIBC__)
+    if (!g_next.usableSize)
+        return;
+    g_glibcChunks = true; // usableSize() reads headers from here on, for the comparison
+    bool agree = true;
+    const size_t sizes[] = {0, 1, 24, 64, 100, 1000, 4096, 100000, size_t(1) << 20, size_t(5) << 20};
+    for (const size_t size : sizes) {
+        void* blocks[2] = {g_next.malloc(size), nullptr};
+        if (g_next.posixMemalign(&blocks[1], 4096, size) != 0)
+            blocks[1] = nullptr;
+        for (void* block : blocks) {
+            if (!block)
+                continue;
+            agree = agree && usableSize(block) == g_next.usableSize(block);
+            g_next.free(block);
+        }
+    }
+    g_glibcChunks = agree;
+#endif
 }
 
 inline void countAllocation(void* p, size_t requested)
