@@ -27,7 +27,8 @@ QString tableRow(const QString& label, const QString& value)
         .arg(label, value);
 }
 
-QString bytesText(uint64_t bytes)
+// "1.5 MiB (1,572,864 B)": the unit for reading, the exact count for checking.
+QString exactBytesText(uint64_t bytes)
 {
     return QString::fromStdString(model::report::formatBytes(double(bytes))) +
            QStringLiteral(" (%1 B)").arg(countText(bytes));
@@ -147,10 +148,10 @@ QString CallDetailsWidget::gpuHtml(uint32_t event) const
         rows +=
             tableRow(tr("Block"), dims(shape->block) + tr(" (%1 threads)").arg(countText(threads)));
         rows += tableRow(tr("Registers per thread"), QString::number(shape->registersPerThread));
-        rows += tableRow(tr("Shared memory per block"), bytesText(shape->sharedMemoryBytes));
+        rows += tableRow(tr("Shared memory per block"), exactBytesText(shape->sharedMemoryBytes));
     }
     if (const auto bytes = g.copyBytes(activity)) {
-        rows += tableRow(tr("Bytes"), bytesText(*bytes));
+        rows += tableRow(tr("Bytes"), exactBytesText(*bytes));
         if (g.copyKind(activity) != model::CopyKind::Unknown)
             rows += tableRow(tr("Direction"),
                              QString::fromLatin1(model::copyKindName(g.copyKind(activity))));

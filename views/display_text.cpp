@@ -7,6 +7,11 @@
 
 namespace spanscope::views {
 
+QString bytesText(double bytes)
+{
+    return QString::fromStdString(model::report::formatBytes(bytes));
+}
+
 QString durationText(double ns)
 {
     return QString::fromStdString(model::report::formatDuration(ns));

@@ -22,6 +22,9 @@ QString exactNsText(double ns);
 QString exactNsText(std::optional<double> ns);
 QString exactNsText(std::optional<int64_t> ns);
 
+// "1.5 MiB" (model::report::formatBytes).
+QString bytesText(double bytes);
+
 // "1,234" with the locale's grouping.
 QString countText(uint64_t count);
 

@@ -31,6 +31,10 @@ QString columnTitle(Column column)
         return RegionTableModel::tr("Exclusive");
     case Column::GpuTotal:
         return RegionTableModel::tr("GPU total");
+    case Column::AllocsPerCall:
+        return RegionTableModel::tr("Allocs/call");
+    case Column::BytesPerCall:
+        return RegionTableModel::tr("Bytes/call");
     }
     return {};
 }
@@ -56,11 +60,24 @@ QString columnToolTip(Column column)
         return RegionTableModel::tr("Time spent in the region itself, nested regions excluded");
     case Column::GpuTotal:
         return RegionTableModel::tr("Device time of the calls with a GPU value");
+    case Column::AllocsPerCall:
+        return RegionTableModel::tr("Allocations made while a call was innermost on its thread "
+                                    "(exclusive), per call");
+    case Column::BytesPerCall:
+        return RegionTableModel::tr("Bytes requested by those allocations, per call");
     }
     return {};
 }
 
 // -1 sorts unavailable figures below every real (non-negative) one.
+// Allocations or bytes per call; empty where not recorded or without calls.
+std::optional<double> perCall(std::optional<int64_t> total, uint64_t calls)
+{
+    if (!total || calls == 0)
+        return std::nullopt;
+    return double(*total) / double(calls);
+}
+
 QVariant sortable(std::optional<int64_t> ns)
 {
     return ns ? QVariant(qlonglong(*ns)) : QVariant(qlonglong(-1));
@@ -119,6 +136,10 @@ void RegionTableModel::rebuild()
         return;
     if (m_capture->events.hasGpu())
         m_columns.push_back(Column::GpuTotal);
+    if (m_capture->events.hasAllocations()) {
+        m_columns.push_back(Column::AllocsPerCall);
+        m_columns.push_back(Column::BytesPerCall);
+    }
 
     switch (m_selection.mode) {
     case RankSelection::Mode::Pooled:
@@ -227,6 +248,14 @@ QVariant RegionTableModel::displayData(const Entry& e, const model::RegionStats&
         return durationText(s.exclusive);
     case Column::GpuTotal:
         return durationText(s.gpuTotal);
+    case Column::AllocsPerCall: {
+        const auto v = perCall(s.allocCount, s.calls);
+        return v ? QString::number(*v, 'f', *v < 10 ? 2 : 1) : kMissingText;
+    }
+    case Column::BytesPerCall: {
+        const auto v = perCall(s.allocBytes, s.calls);
+        return v ? bytesText(*v) : kMissingText;
+    }
     }
     return {};
 }
@@ -253,6 +282,10 @@ QVariant RegionTableModel::sortData(const Entry& e, const model::RegionStats& s,
         return sortable(s.exclusive);
     case Column::GpuTotal:
         return sortable(s.gpuTotal);
+    case Column::AllocsPerCall:
+        return sortable(perCall(s.allocCount, s.calls));
+    case Column::BytesPerCall:
+        return sortable(perCall(s.allocBytes, s.calls));
     }
     return {};
 }
@@ -285,6 +318,12 @@ QVariant RegionTableModel::toolTipData(const Entry& e, const model::RegionStats&
         return s.exclusive ? exactNsText(*s.exclusive) : tr("Not available for this file");
     case Column::GpuTotal:
         return s.gpuTotal ? exactNsText(*s.gpuTotal) : tr("No GPU time recorded for these calls");
+    case Column::AllocsPerCall:
+    case Column::BytesPerCall:
+        return s.allocCount ? tr("%1 allocations, %2 bytes over %3 calls")
+                                  .arg(countText(uint64_t(*s.allocCount)),
+                                       countText(uint64_t(*s.allocBytes)), countText(s.calls))
+                            : tr("No allocations recorded for these calls");
     }
     return {};
 }

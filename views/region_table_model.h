@@ -36,7 +36,8 @@ class RegionTableModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum class Column { Region, Kind, Rank, Calls, Total, Mean, P95, Exclusive, GpuTotal };
+    enum class Column { Region, Kind, Rank, Calls, Total, Mean, P95, Exclusive, GpuTotal,
+                        AllocsPerCall, BytesPerCall };
 
     enum Role {
         // The raw value to sort by: ns (qlonglong or double), counts (qulonglong), names
@@ -68,7 +69,7 @@ public:
 
     // Columns shown for the current capture and selection: Kind only when the capture has
     // GPU work, Rank only when lines are per rank, GPU total only when the capture recorded
-    // GPU time.
+    // GPU time, allocations per call only when it recorded allocations (spanscope-run --alloc).
     Column columnKind(int column) const { return m_columns[size_t(column)]; }
     int columnOf(Column kind) const; // -1 when not shown
 

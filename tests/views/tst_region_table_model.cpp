@@ -57,7 +57,43 @@ private slots:
     void gpuColumnOnlyWithGpuData();
     void summaryOnlyShowsDashes();
     void threadsAndCustomPercentile();
+    void allocationColumnsOnlyWithAllocations();
 };
+
+void TestRegionTableModel::allocationColumnsOnlyWithAllocations()
+{
+    auto capture = testing::buildCapture("parse 0 0 100\nparse 0 200 300\nidle 0 400 500\n");
+    RegionTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCapture(capture, model::summarizeCapture(*capture));
+    QCOMPARE(model.columnOf(Column::AllocsPerCall), -1);
+    QCOMPARE(model.columnOf(Column::BytesPerCall), -1);
+
+    // As a live capture recorded with --alloc has them: exclusive per call.
+    auto withAllocs = testing::buildCapture("parse 0 0 100\nparse 0 200 300\nidle 0 400 500\n");
+    auto& e = withAllocs->events;
+    e.allocCounts.assign(e.size(), 0);
+    e.allocBytes.assign(e.size(), 0);
+    for (const auto& row : withAllocs->rows)
+        if (withAllocs->regionName(row.region) == "parse")
+            for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+                e.allocCounts[i] = i == row.offset ? 3 : 2; // 5 over 2 calls
+                e.allocBytes[i] = 1024 * 1024;             // 1 MiB each
+            }
+    const Snapshot snapshot = summarize(withAllocs);
+    model.setCapture(snapshot.capture, snapshot.summary);
+    const int allocs = model.columnOf(Column::AllocsPerCall), bytes = model.columnOf(Column::BytesPerCall);
+    QVERIFY(allocs > 0 && bytes == allocs + 1);
+    QCOMPARE(model.headerData(allocs, Qt::Horizontal).toString(), QStringLiteral("Allocs/call"));
+    const int parse = columnTexts(model, 0).indexOf(QStringLiteral("parse"));
+    const int idle = columnTexts(model, 0).indexOf(QStringLiteral("idle"));
+    QCOMPARE(model.index(parse, allocs).data().toString(), QStringLiteral("2.50"));
+    QCOMPARE(model.index(parse, bytes).data().toString(), views::bytesText(1024.0 * 1024.0));
+    QCOMPARE(model.index(parse, allocs).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("5 allocations, 2,097,152 bytes over 2 calls"));
+    QCOMPARE(model.index(idle, allocs).data().toString(), QStringLiteral("0.00"));
+    QCOMPARE(model.index(parse, allocs).data(RegionTableModel::SortRole).toDouble(), 2.5);
+}
 
 void TestRegionTableModel::pooledAndPerRankRows()
 {

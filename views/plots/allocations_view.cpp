@@ -20,11 +20,6 @@ namespace {
 
 constexpr size_t kLargest = 50;
 
-QString bytesText(double bytes)
-{
-    return QString::fromStdString(model::report::formatBytes(bytes));
-}
-
 // "512 B", "1 KiB", "64 MiB": the bin starting at 2^k bytes, in whole units.
 QString binLabel(size_t bin)
 {
