@@ -1,7 +1,7 @@
 #pragma once
 // File > Launch: the program, its arguments (split as a shell would, with quotes), the
 // working directory, extra environment variables (KEY=VALUE, one per line), an optional
-// NVTX span budget and whether to keep every range (lossless). Remembers the last values (QSettings). OK needs a program.
+// NVTX span budget, whether to keep every range (lossless) and whether to count allocations. Remembers the last values (QSettings). OK needs a program.
 // GUI thread only.
 
 #include "live_tab.h"
@@ -44,6 +44,7 @@ private:
     QPlainTextEdit* m_environment = nullptr;
     QDoubleSpinBox* m_budget = nullptr;
     QCheckBox* m_lossless = nullptr;
+    QCheckBox* m_alloc = nullptr;
     QLabel* m_problem = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };

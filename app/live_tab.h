@@ -49,6 +49,7 @@ struct LaunchSpec
     QStringList environment;      // KEY=VALUE added to (or replacing in) the viewer's own
     double maxSpansPerSecond = 0; // NVTX span budget, 0 = unlimited
     bool lossless = false;        // spanscope-run --lossless: queue rather than drop
+    bool alloc = false;           // spanscope-run --alloc: count allocations per range
 };
 
 class LiveTab : public QWidget

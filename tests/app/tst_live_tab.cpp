@@ -20,6 +20,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -266,6 +267,41 @@ private slots:
         QVERIFY(window.errors.isEmpty());
     }
 
+#ifdef SPANSCOPE_ALLOC_NVTX_WORKLOAD
+    // Launch > Count allocations: spanscope-run --alloc; each range of a job with known
+    // allocations shows them, live, in the region table.
+    void allocLaunchCountsAllocationsPerRange()
+    {
+        RecordingMainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        app::LaunchSpec spec;
+        spec.program = SPANSCOPE_ALLOC_NVTX_WORKLOAD;
+        spec.alloc = true;
+        app::LiveTab* tab = window.launchJob(spec);
+        QVERIFY(tab);
+        QVERIFY(waitUntilOver(tab));
+        const auto capture = tab->view()->capture();
+        QVERIFY(capture->events.hasAllocations());
+        std::map<std::string, std::pair<int64_t, int64_t>> perRange;
+        for (const auto& row : capture->rows)
+            for (uint64_t e = row.offset; e < row.offset + row.count; ++e)
+                perRange[capture->regionName(row.region)] = {capture->events.allocCounts[e],
+                                                             capture->events.allocBytes[e]};
+        const std::map<std::string, std::pair<int64_t, int64_t>> expected = {
+            {"outer", {2, 200}}, {"inner", {4, 184}}, {"worker", {9, 5290}}, {"empty", {0, 0}}};
+        QCOMPARE(perRange, expected);
+        auto* table = tab->findChild<QTableView*>(QStringLiteral("regionTable"));
+        QVERIFY(table);
+        QStringList headers;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            headers << table->model()->headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(headers.contains("Allocs/call") && headers.contains("Bytes/call"), qPrintable(headers.join(',')));
+        QVERIFY(testing::saveScreenshot(window, "live-allocations"));
+        QVERIFY(window.errors.isEmpty());
+    }
+#endif
+
     void unsavedCaptureIsNeverLostSilently()
     {
         RecordingMainWindow window;
@@ -451,6 +487,7 @@ private slots:
         spec.environment = {"A=1", "B=two words"};
         spec.arguments = {"basic", "an argument with spaces", "quote\"d"};
         spec.lossless = true;
+        spec.alloc = true;
         dialog.setSpec(spec);
         QCOMPARE(dialog.problem(), QString());
         dialog.show();
@@ -459,6 +496,7 @@ private slots:
         QCOMPARE(back.arguments, spec.arguments);
         QCOMPARE(back.environment, spec.environment);
         QVERIFY(back.lossless);
+        QVERIFY(back.alloc);
     }
 };
 
