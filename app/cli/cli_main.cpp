@@ -24,7 +24,7 @@ const char* kUsage =
     "      [--format text|json|csv] [--per-thread]\n"
     "  compare BASELINE CANDIDATE...\n"
     "      regions compared across runs; exit 1 on a significant slowdown\n"
-    "      [--format text|json|csv] [--threshold PCT] [--metric mean|p50|p95|total]\n"
+    "      [--format text|json|csv] [--threshold PCT] [--metric mean|p50|p95|total|allocs|bytes]\n"
     "      [--region REGEX] [--per-rank]\n"
     "  render FILE --output OUT.png\n"
     "      the timeline as an image\n"

@@ -11,7 +11,8 @@ namespace spanscope::app::cli {
 namespace {
 
 const char* kUsage = "usage: spanscope-cli compare BASELINE CANDIDATE... [--format text|json|csv]\n"
-                     "                             [--threshold PCT] [--metric mean|p50|p95|total]\n"
+                     "                             [--threshold PCT]\n"
+                     "                             [--metric mean|p50|p95|total|allocs|bytes]\n"
                      "                             [--region REGEX] [--per-rank]\n";
 
 } // namespace
@@ -51,7 +52,7 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
             options.thresholdPercent = threshold;
         } else if (arg == "--metric") {
             if (!next(value) || !model::parseMetric(value))
-                return usage("--metric takes mean, p50, p95 or total");
+                return usage("--metric takes mean, p50, p95, total, allocs or bytes");
             options.metric = *model::parseMetric(value);
         } else if (arg == "--region") {
             if (!next(value))

@@ -15,8 +15,31 @@ const char* metricName(CompareMetric metric)
     case CompareMetric::P50: return "p50";
     case CompareMetric::P95: return "p95";
     case CompareMetric::Total: return "total";
+    case CompareMetric::Allocs: return "allocs";
+    case CompareMetric::Bytes: return "bytes";
     }
     return "mean";
+}
+
+const char* metricUnit(CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::Allocs: return "allocations";
+    case CompareMetric::Bytes: return "bytes";
+    default: return "ns";
+    }
+}
+
+bool isAllocationMetric(CompareMetric metric)
+{
+    return metric == CompareMetric::Allocs || metric == CompareMetric::Bytes;
+}
+
+const char* verdictName(Verdict verdict, CompareMetric metric)
+{
+    if (isAllocationMetric(metric) && (verdict == Verdict::Slower || verdict == Verdict::Faster))
+        return verdict == Verdict::Slower ? "more" : "fewer";
+    return verdictName(verdict);
 }
 
 const char* verdictName(Verdict verdict)
@@ -35,9 +58,27 @@ const char* verdictName(Verdict verdict)
 
 std::optional<CompareMetric> parseMetric(const std::string& name)
 {
-    for (const auto metric : {CompareMetric::Mean, CompareMetric::P50, CompareMetric::P95, CompareMetric::Total})
+    for (const auto metric : kCompareMetrics)
         if (name == metricName(metric))
             return metric;
+    return std::nullopt;
+}
+
+std::optional<double> metricOf(const RegionStats& stats, CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::Mean: return stats.mean;
+    case CompareMetric::Total: return double(stats.total);
+    case CompareMetric::P50: return stats.p50;
+    case CompareMetric::P95: return stats.p95;
+    case CompareMetric::Allocs:
+    case CompareMetric::Bytes: {
+        const auto& total = metric == CompareMetric::Allocs ? stats.allocCount : stats.allocBytes;
+        if (!total || stats.calls == 0)
+            return std::nullopt;
+        return double(*total) / double(stats.calls);
+    }
+    }
     return std::nullopt;
 }
 
@@ -72,15 +113,24 @@ std::map<Key, std::vector<uint32_t>> rowsByKey(const Capture& capture, bool perR
     return keys;
 }
 
-std::optional<double> metricOf(const RegionStats& stats, CompareMetric metric)
+
+// What the test compares: per-call durations, or per-call allocation counts or bytes.
+std::vector<int64_t> perCallValues(const Capture& capture, const std::vector<uint32_t>& rows,
+                                   CompareMetric metric)
 {
-    switch (metric) {
-    case CompareMetric::Mean: return stats.mean;
-    case CompareMetric::Total: return double(stats.total);
-    case CompareMetric::P50: return stats.p50;
-    case CompareMetric::P95: return stats.p95;
+    if (!isAllocationMetric(metric))
+        return closedDurations(capture, rows);
+    std::vector<int64_t> values;
+    if (!capture.events.hasAllocations())
+        return values;
+    const auto& column = metric == CompareMetric::Allocs ? capture.events.allocCounts : capture.events.allocBytes;
+    for (const uint32_t r : rows) {
+        const auto& row = capture.rows[r];
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+            if (column[i] >= 0)
+                values.push_back(column[i]);
     }
-    return std::nullopt;
+    return values;
 }
 
 RegionChange change(const RunInput& baseRun, const std::vector<uint32_t>* baseRows, const std::optional<RegionStats>& base,
@@ -110,8 +160,8 @@ RegionChange change(const RunInput& baseRun, const std::vector<uint32_t>* baseRo
         result.speedup = *b / *c;
     bool insufficient = false;
     if (!base->summaryOnly && !cand->summaryOnly) {
-        const auto baseDurations = closedDurations(*baseRun.capture, *baseRows);
-        const auto candDurations = closedDurations(*candRun.capture, *candRows);
+        const auto baseDurations = perCallValues(*baseRun.capture, *baseRows, options.metric);
+        const auto candDurations = perCallValues(*candRun.capture, *candRows, options.metric);
         // Percentile metrics are tested where they live (the share of calls above the
         // baseline's percentile); means and totals by the ranks of all calls.
         const auto test = options.metric == CompareMetric::P50   ? exceedance(baseDurations, candDurations, 0.50)

@@ -16,13 +16,24 @@
 
 namespace spanscope::model {
 
-enum class CompareMetric { Mean, P50, P95, Total };
+// Allocs and Bytes: allocations and requested bytes per call (exclusive, captures recorded
+// with spanscope-run --alloc); their test is the rank test on the per-call values, and a
+// rise is reported as "more" (Verdict::Slower: gates fail on it), a fall as "fewer".
+enum class CompareMetric { Mean, P50, P95, Total, Allocs, Bytes };
+inline constexpr CompareMetric kCompareMetrics[] = {CompareMetric::Mean, CompareMetric::P50,
+                                                    CompareMetric::P95, CompareMetric::Total,
+                                                    CompareMetric::Allocs, CompareMetric::Bytes};
 // Insufficient: too few calls for any test to find a change at the significance level
 // (smallestAttainablePValue); a verdict of its own, not noise, though gates ignore both.
 enum class Verdict { Slower, Faster, Noise, Insufficient, Added, Removed, Unknown };
 
 const char* metricName(CompareMetric metric);
+// What the metric's values count: "ns", "allocations" or "bytes".
+const char* metricUnit(CompareMetric metric);
+bool isAllocationMetric(CompareMetric metric);
 const char* verdictName(Verdict verdict);
+// As verdictName, but "more"/"fewer" instead of "slower"/"faster" for allocation metrics.
+const char* verdictName(Verdict verdict, CompareMetric metric);
 std::optional<CompareMetric> parseMetric(const std::string& name);
 
 struct CompareOptions
@@ -43,8 +54,8 @@ struct RunInput
 
 struct RegionChange
 {
-    double baseline = 0, candidate = 0; // the metric, ns
-    double absolute = 0;                // candidate - baseline, ns
+    double baseline = 0, candidate = 0; // the metric, in metricUnit()
+    double absolute = 0;                // candidate - baseline, in metricUnit()
     std::optional<double> relative;     // absolute / baseline; none when the baseline is 0
     std::optional<double> speedup;      // baseline / candidate; none when the candidate is 0
     std::optional<double> pValue;       // see the header; none without per-call data
@@ -69,6 +80,10 @@ struct Comparison
     // True when some region got slower beyond the threshold with a significant test.
     bool anySignificantSlowdown() const;
 };
+
+// The metric of one region's statistics, in metricUnit(); none where the run lacks it
+// (percentiles of an aggregate file, allocations of a capture recorded without --alloc).
+std::optional<double> metricOf(const RegionStats& stats, CompareMetric metric);
 
 // Needs at least two runs; the first is the baseline.
 Comparison compareRuns(const std::vector<RunInput>& runs, const CompareOptions& options);

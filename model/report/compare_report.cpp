@@ -29,14 +29,6 @@ std::string number(const std::optional<double>& value, const char* format)
     return buffer;
 }
 
-std::string signedDuration(double ns)
-{
-    std::string text = formatDuration(ns);
-    if (ns > 0)
-        text.insert(text.begin(), '+');
-    return text;
-}
-
 std::string csvNumber(const std::optional<double>& value)
 {
     if (!value || !std::isfinite(*value))
@@ -48,9 +40,37 @@ std::string csvNumber(const std::optional<double>& value)
 
 std::string testName(CompareMetric metric)
 {
-    return metric == CompareMetric::P50 || metric == CompareMetric::P95
-               ? "share of calls above the baseline's percentile, two-proportion z-test"
-               : "Mann-Whitney U on per-call durations";
+    if (metric == CompareMetric::P50 || metric == CompareMetric::P95)
+        return "share of calls above the baseline's percentile, two-proportion z-test";
+    if (metric == CompareMetric::Allocs)
+        return "Mann-Whitney U on per-call allocation counts";
+    if (metric == CompareMetric::Bytes)
+        return "Mann-Whitney U on per-call allocated bytes";
+    return "Mann-Whitney U on per-call durations";
+}
+
+// A value of the metric for the table: "12.3 µs", "2.50" allocations, "1.5 KiB".
+std::string metricValue(double value, CompareMetric metric)
+{
+    if (metric == CompareMetric::Allocs)
+        return number(value, "%.2f");
+    if (metric == CompareMetric::Bytes)
+        return value < 0 ? "-" + formatBytes(-value) : formatBytes(value);
+    return formatDuration(value);
+}
+
+std::string signedMetricValue(double value, CompareMetric metric)
+{
+    std::string text = metricValue(value, metric);
+    if (value > 0)
+        text.insert(text.begin(), '+');
+    return text;
+}
+
+// JSON and CSV field names carry the unit: baseline_ns, baseline_allocations, baseline_bytes.
+std::string withUnit(const char* field, CompareMetric metric)
+{
+    return std::string(field) + "_" + metricUnit(metric);
 }
 
 std::string displayName(const std::string& name)
@@ -84,14 +104,15 @@ std::string comparisonText(const Comparison& c)
             if (perRank)
                 row.push_back(std::to_string(region.rank));
             const bool both = change.verdict != Verdict::Added && change.verdict != Verdict::Removed;
-            row.push_back(region.runs[0] && both ? formatDuration(change.baseline) : "-");
-            row.push_back(region.runs[k + 1] && both ? formatDuration(change.candidate) : "-");
-            row.push_back(both ? signedDuration(change.absolute) : "-");
+            const CompareMetric metric = c.options.metric;
+            row.push_back(region.runs[0] && both ? metricValue(change.baseline, metric) : "-");
+            row.push_back(region.runs[k + 1] && both ? metricValue(change.candidate, metric) : "-");
+            row.push_back(both ? signedMetricValue(change.absolute, metric) : "-");
             row.push_back(both ? percent(change.relative) : "-");
             row.push_back(number(change.speedup, "%.2fx"));
             row.push_back(number(change.pValue, "%.2g"));
             row.push_back(number(change.effect, "%+.2f"));
-            row.push_back(verdictName(change.verdict));
+            row.push_back(verdictName(change.verdict, metric));
             table.add(row);
         }
         out += table.render();
@@ -138,6 +159,8 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
             json.field("p95_ns", stats->p95);
             json.field("exclusive_ns", stats->exclusive);
             json.field("gpu_total_ns", stats->gpuTotal);
+            json.field("alloc_count", stats->allocCount);
+            json.field("alloc_bytes", stats->allocBytes);
             json.endObject();
         }
         json.endArray();
@@ -148,10 +171,11 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
             const bool both = change.verdict != Verdict::Added && change.verdict != Verdict::Removed;
             json.beginObject();
             json.field("candidate", c.labels[k + 1]);
-            json.field("verdict", verdictName(change.verdict));
-            json.field("baseline_ns", both ? std::optional<double>(change.baseline) : std::nullopt);
-            json.field("candidate_ns", both ? std::optional<double>(change.candidate) : std::nullopt);
-            json.field("absolute_ns", both ? std::optional<double>(change.absolute) : std::nullopt);
+            const CompareMetric metric = c.options.metric;
+            json.field("verdict", verdictName(change.verdict, metric));
+            json.field(withUnit("baseline", metric), both ? std::optional<double>(change.baseline) : std::nullopt);
+            json.field(withUnit("candidate", metric), both ? std::optional<double>(change.candidate) : std::nullopt);
+            json.field(withUnit("absolute", metric), both ? std::optional<double>(change.absolute) : std::nullopt);
             json.field("relative", change.relative);
             json.field("speedup", change.speedup);
             json.field("p_value", change.pValue);
@@ -167,8 +191,10 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
 
 std::string comparisonCsv(const Comparison& c)
 {
-    std::string out = "region,rank,baseline,candidate,metric,baseline_ns,candidate_ns,absolute_ns,relative,"
-                      "speedup,p_value,effect,verdict,kind\n";
+    const CompareMetric metric = c.options.metric;
+    std::string out = "region,rank,baseline,candidate,metric," + withUnit("baseline", metric) + "," +
+                      withUnit("candidate", metric) + "," + withUnit("absolute", metric) +
+                      ",relative,speedup,p_value,effect,verdict,kind\n";
     for (const auto& region : c.regions) {
         for (size_t k = 0; k < region.changes.size(); ++k) {
             const auto& change = region.changes[k];
@@ -186,7 +212,7 @@ std::string comparisonCsv(const Comparison& c)
                 csvNumber(change.speedup),
                 csvNumber(change.pValue),
                 csvNumber(change.effect),
-                verdictName(change.verdict),
+                verdictName(change.verdict, metric),
                 regionKindName(region.kind)};
             for (size_t i = 0; i < cells.size(); ++i)
                 out += (i ? "," : "") + cells[i];

@@ -9,6 +9,8 @@
 //                    posix_memalign(64, 256), strdup("abc")  9 allocations, 5290 bytes
 //   worker "empty"   nothing                                 0 allocations,    0 bytes
 // Outside any range, each thread also allocates (std::thread, the workload's own setup).
+// `alloc_nvtx_workload ROUNDS EXTRA` repeats "worker" ROUNDS times with EXTRA more
+// malloc(1000) in each (default 1 and 0): runs to compare.
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdlib>
@@ -30,10 +32,10 @@ struct alignas(64) Wide
     char bytes[64];
 };
 
-void worker()
+void worker(int extra)
 {
     nvtxRangePushA("worker");
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 5 + extra; ++i)
         std::free(keep(std::malloc(1000)));
     void* p = keep(std::malloc(10));
     p = keep(std::realloc(p, 20)); // a free of the 10 and an allocation of 20
@@ -49,8 +51,10 @@ void worker()
 
 } // namespace
 
-int main()
+int main(int argc, char** argv)
 {
+    const int rounds = argc > 1 ? std::atoi(argv[1]) : 1;
+    const int extra = argc > 2 ? std::atoi(argv[2]) : 0;
     nvtxRangePushA("outer");
     std::free(keep(std::malloc(100)));
     nvtxRangePushA("inner");
@@ -61,7 +65,10 @@ int main()
     std::free(keep(std::calloc(4, 25)));
     nvtxRangePop();
 
-    std::thread t(worker);
+    std::thread t([&] {
+        for (int round = 0; round < rounds; ++round)
+            worker(extra);
+    });
     t.join();
     return 0;
 }

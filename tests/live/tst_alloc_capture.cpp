@@ -74,6 +74,31 @@ private slots:
         QVERIFY(metadata["alloc_peak_live_bytes"].toInteger() > 0);
     }
 
+    // spanscope-cli compare --metric allocs: a run whose "worker" makes 2 more allocations
+    // per call fails the gate (exit 1, verdict "more"); the unchanged ranges are noise.
+    void compareGatesOnMoreAllocations()
+    {
+        QTemporaryDir dir;
+        const QString base = dir.filePath("base.h5"), more = dir.filePath("more.h5");
+        QCOMPARE(run(SPANSCOPE_RUN, {"--alloc", "--output", base, "--", SPANSCOPE_ALLOC_NVTX_WORKLOAD, "40", "0"}).exitCode, 0);
+        QCOMPARE(run(SPANSCOPE_RUN, {"--alloc", "--output", more, "--", SPANSCOPE_ALLOC_NVTX_WORKLOAD, "40", "2"}).exitCode, 0);
+        const Run compare = run(SPANSCOPE_CLI, {"compare", base, more, "--metric", "allocs", "--format", "json"});
+        QCOMPARE(compare.exitCode, 1);
+        const QJsonObject result = QJsonDocument::fromJson(compare.out).object();
+        QVERIFY(result["any_significant_slowdown"].toBool());
+        QMap<QString, QJsonObject> changes;
+        for (const QJsonValue& region : result["regions"].toArray())
+            changes[region.toObject()["name"].toString()] = region.toObject()["changes"].toArray()[0].toObject();
+        QCOMPARE(changes["worker"]["verdict"].toString(), QStringLiteral("more"));
+        QCOMPARE(changes["worker"]["baseline_allocations"].toDouble(), 9.0);
+        QCOMPARE(changes["worker"]["candidate_allocations"].toDouble(), 11.0);
+        QCOMPARE(changes["empty"]["verdict"].toString(), QStringLiteral("noise"));
+        // The other way round: fewer, and the gate passes.
+        const Run back = run(SPANSCOPE_CLI, {"compare", more, base, "--metric", "bytes"});
+        QCOMPARE(back.exitCode, 0);
+        QVERIFY2(back.out.contains("fewer"), back.out.constData());
+    }
+
     void withoutNvtxTheTotalsStillArrive()
     {
         QTemporaryDir dir;

@@ -44,6 +44,24 @@ Run run(const std::string& text)
     return r;
 }
 
+// As run(), with allocation columns as a capture recorded with --alloc has them: call i
+// (in event order) made allocs(i) allocations of 64 bytes each.
+Run runWithAllocations(const std::string& text, const std::function<int64_t(int)>& allocs)
+{
+    Run r;
+    r.capture = buildCapture(text);
+    auto& e = r.capture->events;
+    e.allocCounts.resize(e.size());
+    e.allocBytes.resize(e.size());
+    for (size_t i = 0; i < e.size(); ++i) {
+        e.allocCounts[i] = allocs(int(i));
+        e.allocBytes[i] = 64 * allocs(int(i));
+    }
+    model::computeNesting(*r.capture);
+    r.summary = model::summarizeCapture(*r.capture);
+    return r;
+}
+
 model::Comparison compare(const Run& a, const Run& b, model::CompareOptions options = {})
 {
     return model::compareRuns({{a.capture.get(), a.summary.get(), "a.h5"}, {b.capture.get(), b.summary.get(), "b.h5"}},
@@ -200,6 +218,45 @@ private slots:
     // One call per run, +98 %: no test can tell, which is not the same as noise; the gate
     // ignores it. Four calls each can never be significant (2 / C(8, 4) = 0.029); six
     // completely separated ones are.
+    void allocationMetricsGateOnMoreAllocations()
+    {
+        const auto text = calls("parse", 200, body);
+        const auto a = runWithAllocations(text, [](int i) { return 3 + i % 2; });     // 3.5 per call
+        const auto b = runWithAllocations(text, [](int i) { return 5 + i % 2; });     // 5.5 per call
+        model::CompareOptions options;
+        options.metric = model::CompareMetric::Allocs;
+        const auto more = compare(a, b, options);
+        const auto& change = more.regions[0].changes[0];
+        QCOMPARE(change.baseline, 3.5);
+        QCOMPARE(change.candidate, 5.5);
+        QCOMPARE(change.verdict, Verdict::Slower);
+        QCOMPARE(std::string(model::verdictName(change.verdict, options.metric)), std::string("more"));
+        QVERIFY(more.anySignificantSlowdown());
+        options.metric = model::CompareMetric::Bytes;
+        const auto bytes = compare(b, a, options);
+        QCOMPARE(bytes.regions[0].changes[0].baseline, 64 * 5.5);
+        QCOMPARE(std::string(model::verdictName(bytes.regions[0].changes[0].verdict, options.metric)),
+                 std::string("fewer"));
+        QVERIFY(!bytes.anySignificantSlowdown());
+        // Durations did not change: the time metrics call it noise.
+        QCOMPARE(compare(a, b).regions[0].changes[0].verdict, Verdict::Noise);
+        // A run recorded without allocations: nothing to compare.
+        options.metric = model::CompareMetric::Allocs;
+        QCOMPARE(compare(run(text), b, options).regions[0].changes[0].verdict, Verdict::Unknown);
+
+        const std::string json = [&] {
+            model::report::JsonWriter writer;
+            model::report::comparisonJson(more, writer);
+            return writer.text();
+        }();
+        QVERIFY2(json.find("\"verdict\": \"more\"") != std::string::npos, json.c_str());
+        QVERIFY(json.find("\"baseline_allocations\": 3.5") != std::string::npos);
+        const std::string text2 = model::report::comparisonText(more);
+        QVERIFY2(text2.find("+2.00") != std::string::npos && text2.find("more") != std::string::npos, text2.c_str());
+        const std::string csv = model::report::comparisonCsv(more);
+        QVERIFY(csv.rfind("region,rank,baseline,candidate,metric,baseline_allocations,", 0) == 0);
+    }
+
     void tooFewCallsAreInsufficientNotNoise()
     {
         const auto one = compare(run(calls("main", 1, [](int) { return 1000; })),

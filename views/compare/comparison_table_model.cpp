@@ -64,19 +64,30 @@ const QVariant kMissingSortValue = std::numeric_limits<double>::lowest();
 std::optional<double> metricValue(const std::optional<model::RegionStats>& stats,
                                   model::CompareMetric metric)
 {
-    if (!stats)
-        return std::nullopt;
-    switch (metric) {
-    case model::CompareMetric::Mean:
-        return stats->mean;
-    case model::CompareMetric::Total:
-        return double(stats->total);
-    case model::CompareMetric::P50:
-        return stats->p50;
-    case model::CompareMetric::P95:
-        return stats->p95;
-    }
-    return std::nullopt;
+    return stats ? model::metricOf(*stats, metric) : std::nullopt;
+}
+
+// A value of the metric as cells show it: "12.3 µs", "2.50" (allocations), "1.5 KiB".
+QString metricText(std::optional<double> value, model::CompareMetric metric)
+{
+    if (!value)
+        return kMissingText;
+    if (metric == model::CompareMetric::Allocs)
+        return QLocale().toString(*value, 'f', 2);
+    if (metric == model::CompareMetric::Bytes)
+        return bytesText(*value);
+    return durationText(*value);
+}
+
+// The exact value for tooltips: "1,234,567 ns", "2.5 allocations", "1,536 bytes".
+QString exactMetricText(std::optional<double> value, model::CompareMetric metric)
+{
+    if (!value)
+        return kMissingText;
+    if (model::isAllocationMetric(metric))
+        return QStringLiteral("%1 %2").arg(QLocale().toString(*value, 'f', 2),
+                                           QString::fromLatin1(model::metricUnit(metric)));
+    return exactNsText(*value);
 }
 
 // Whether the change's figures (absolute, relative, speedup) mean anything: both runs have
@@ -282,7 +293,7 @@ QVariant ComparisonTableModel::displayData(const model::RegionComparison& line,
     if (column.kind == Column::Rank)
         return line.rank >= 0 ? QString::number(line.rank) : kMissingText;
     if (column.kind == Column::Value)
-        return durationText(metricValue(line.runs[size_t(column.run)], metric));
+        return metricText(metricValue(line.runs[size_t(column.run)], metric), metric);
     if (column.kind == Column::Figure) {
         const auto value = figureValue(line.runs[size_t(column.run)], column.figure);
         if (column.figure == Figure::Calls)
@@ -295,7 +306,7 @@ QVariant ComparisonTableModel::displayData(const model::RegionComparison& line,
     const QLocale locale;
     switch (column.kind) {
     case Column::Change:
-        return values ? signedText(change.absolute, durationText(std::abs(change.absolute)))
+        return values ? signedText(change.absolute, metricText(std::abs(change.absolute), metric))
                       : kMissingText;
     case Column::Percent:
         return values && change.relative
@@ -315,7 +326,7 @@ QVariant ComparisonTableModel::displayData(const model::RegionComparison& line,
                    ? signedText(*change.effect, locale.toString(std::abs(*change.effect), 'f', 2))
                    : kMissingText;
     case Column::Verdict:
-        return QString::fromLatin1(model::verdictName(change.verdict));
+        return QString::fromLatin1(model::verdictName(change.verdict, metric));
     default:
         return {};
     }
@@ -361,7 +372,7 @@ QVariant ComparisonTableModel::toolTipData(const model::RegionComparison& line,
                                            ColumnInfo column) const
 {
     const auto metric = m_comparison->options.metric;
-    const QString metricText = QString::fromLatin1(model::metricName(metric));
+    const QString metricName = QString::fromLatin1(model::metricName(metric));
     if (column.kind == Column::Region || column.kind == Column::Rank)
         return regionLabel(line);
     if (column.kind == Column::Figure) {
@@ -374,7 +385,7 @@ QVariant ComparisonTableModel::toolTipData(const model::RegionComparison& line,
             return tr("%1 did not record this region")
                 .arg(QString::fromStdString(m_comparison->labels[size_t(column.run)]));
         QString text = tr("%1: %2\n%3")
-                           .arg(metricText, exactNsText(metricValue(stats, metric)),
+                           .arg(metricName, exactMetricText(metricValue(stats, metric), metric),
                                 countedText(stats->calls, tr("call"), tr("calls")));
         if (stats->summaryOnly)
             text += tr("\nfrom stored totals: no per-call data");
@@ -385,15 +396,20 @@ QVariant ComparisonTableModel::toolTipData(const model::RegionComparison& line,
     case Column::Change:
         return hasValues(line, column.run, metric)
                    ? tr("%1 \u2192 %2")
-                         .arg(exactNsText(change.baseline), exactNsText(change.candidate))
+                         .arg(exactMetricText(change.baseline, metric),
+                              exactMetricText(change.candidate, metric))
                    : QVariant();
     case Column::PValue:
         return metric == model::CompareMetric::P50 || metric == model::CompareMetric::P95
-                   ? tr("Exceedance test: share of calls above the baseline's %1").arg(metricText)
+                   ? tr("Exceedance test: share of calls above the baseline's %1").arg(metricName)
+               : model::isAllocationMetric(metric)
+                   ? tr("Mann-Whitney U test on the per-call %1").arg(QString::fromLatin1(model::metricUnit(metric)))
                    : tr("Mann-Whitney U test on the per-call durations");
     case Column::Effect:
         return metric == model::CompareMetric::P50 || metric == model::CompareMetric::P95
-                   ? tr("Change of the share of calls above the baseline's %1").arg(metricText)
+                   ? tr("Change of the share of calls above the baseline's %1").arg(metricName)
+               : model::isAllocationMetric(metric)
+                   ? tr("Cliff's delta: -1 (all fewer) to +1 (all more)")
                    : tr("Cliff's delta: -1 (all faster) to +1 (all slower)");
     case Column::Verdict:
         return verdictToolTip(change.verdict);

@@ -107,11 +107,11 @@ QWidget* ComparisonView::createTablePanel()
     auto* options = new QHBoxLayout;
     m_metric = new QComboBox;
     m_metric->setObjectName(QStringLiteral("compareMetric"));
-    for (const auto metric : {model::CompareMetric::Mean, model::CompareMetric::P50,
-                              model::CompareMetric::P95, model::CompareMetric::Total})
+    for (const auto metric : model::kCompareMetrics)
         m_metric->addItem(QString::fromLatin1(model::metricName(metric)), int(metric));
     m_metric->setToolTip(tr("The figure compared: mean duration, median, 95th percentile or "
-                            "total time of a region's calls"));
+                            "total time of a region's calls, or allocations or bytes per call "
+                            "(captures recorded with Count allocations)"));
     m_threshold = new QDoubleSpinBox;
     m_threshold->setObjectName(QStringLiteral("compareThreshold"));
     m_threshold->setRange(0.0, kMaxThresholdPercent);
