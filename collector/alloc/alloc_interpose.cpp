@@ -237,6 +237,16 @@ void* reallocate(void* old, size_t size)
     return p;
 }
 
+inline void* callNext(void* (*function)(size_t, size_t), size_t alignment, size_t size)
+{
+    return function(alignment, size);
+}
+
+inline void* callNext(void* (*function)(size_t), size_t, size_t size)
+{
+    return function(size);
+}
+
 void* alignedAllocate(size_t alignment, size_t size)
 {
     if (!ready())
@@ -246,6 +256,24 @@ void* alignedAllocate(size_t alignment, size_t size)
         alignment = sizeof(void*);
     if (g_next.posixMemalign(&p, alignment, size) != 0)
         return nullptr;
+    return p;
+}
+
+// The memalign family: the next allocator's own function (`next()` returns it once
+// resolved; null where it lacks one: posix_memalign of `fallbackSize` bytes instead),
+// counted as an allocation of `size`. aligned_alloc and memalign take (alignment, size),
+// valloc and pvalloc only a size, hence the adapter below.
+template <typename Next>
+void* alignedFamily(size_t alignment, size_t size, size_t fallbackSize, Next next)
+{
+    if (!ready())
+        return arenaAllocate(size, alignment);
+    void* p = nullptr;
+    if (const auto function = next())
+        p = callNext(function, alignment, size);
+    else
+        p = alignedAllocate(alignment, fallbackSize);
+    countAllocation(p, size);
     return p;
 }
 
@@ -320,41 +348,24 @@ SPANSCOPE_EXPORT int posix_memalign(void** out, size_t alignment, size_t size)
 
 SPANSCOPE_EXPORT void* aligned_alloc(size_t alignment, size_t size)
 {
-    if (!ready())
-        return arenaAllocate(size, alignment);
-    void* p = g_next.alignedAlloc ? g_next.alignedAlloc(alignment, size) : alignedAllocate(alignment, size);
-    countAllocation(p, size);
-    return p;
+    return alignedFamily(alignment, size, size, [] { return g_next.alignedAlloc; });
 }
 
 SPANSCOPE_EXPORT void* memalign(size_t alignment, size_t size)
 {
-    if (!ready())
-        return arenaAllocate(size, alignment);
-    void* p = g_next.memalign ? g_next.memalign(alignment, size) : alignedAllocate(alignment, size);
-    countAllocation(p, size);
-    return p;
+    return alignedFamily(alignment, size, size, [] { return g_next.memalign; });
 }
 
 SPANSCOPE_EXPORT void* valloc(size_t size)
 {
     const size_t page = size_t(::sysconf(_SC_PAGESIZE));
-    if (!ready())
-        return arenaAllocate(size, page);
-    void* p = g_next.valloc ? g_next.valloc(size) : alignedAllocate(page, size);
-    countAllocation(p, size);
-    return p;
+    return alignedFamily(page, size, size, [] { return g_next.valloc; });
 }
 
 SPANSCOPE_EXPORT void* pvalloc(size_t size)
 {
     const size_t page = size_t(::sysconf(_SC_PAGESIZE));
-    if (!ready())
-        return arenaAllocate(size, page);
-    void* p = g_next.pvalloc ? g_next.pvalloc(size)
-                             : alignedAllocate(page, (size + page - 1) / page * page);
-    countAllocation(p, size);
-    return p;
+    return alignedFamily(page, size, (size + page - 1) / page * page, [] { return g_next.pvalloc; });
 }
 
 SPANSCOPE_EXPORT size_t malloc_usable_size(void* p)
