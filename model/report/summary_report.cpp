@@ -197,6 +197,35 @@ void appendGpuText(std::ostringstream& out, const Capture& capture)
     }
 }
 
+// Captures recorded with spanscope-run --alloc: each region's exclusive allocations, and
+// the job's totals.
+void appendAllocationText(std::ostream& out, const Capture& capture, const CaptureSummary& summary)
+{
+    if (!capture.events.hasAllocations())
+        return;
+    out << "\nAllocations (made while a region's call was innermost on its thread)\n";
+    TextTable table({"Region", "Calls", "Allocs", "Bytes", "Allocs/call", "Bytes/call"});
+    for (const uint32_t region : summary.regionOrder) {
+        const RegionStats& s = summary.pooled[region];
+        if (!s.allocCount)
+            continue;
+        char perCall[32];
+        std::snprintf(perCall, sizeof perCall, "%.2f", s.calls ? double(*s.allocCount) / double(s.calls) : 0.0);
+        table.add({regionLabel(capture, region), std::to_string(s.calls), std::to_string(*s.allocCount),
+                   formatBytes(double(*s.allocBytes)), perCall,
+                   formatBytes(s.calls ? double(*s.allocBytes) / double(s.calls) : 0.0)});
+    }
+    out << table.render();
+    const MetadataValue* total = findMetadata(capture.metadata, "alloc_total_allocations");
+    const MetadataValue* bytes = findMetadata(capture.metadata, "alloc_total_bytes");
+    const MetadataValue* outside = findMetadata(capture.metadata, "alloc_outside_ranges_allocations");
+    const MetadataValue* peak = findMetadata(capture.metadata, "alloc_peak_live_bytes");
+    if (total && bytes)
+        out << "  job total: " << total->integer << " allocations, " << formatBytes(double(bytes->integer))
+            << (outside ? ", " + std::to_string(outside->integer) + " of them outside every range" : std::string())
+            << (peak ? ", heap in use at most " + formatBytes(double(peak->integer)) : std::string()) << "\n";
+}
+
 const std::vector<std::string> kStatHeader = {"Calls", "Total", "Mean", "Min", "Max", "Std",
                                               "p50",   "p95",   "p99",  "Exclusive", "GPU"};
 
@@ -234,6 +263,7 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
     }
 
     appendGpuText(out, capture);
+    appendAllocationText(out, capture, summary);
 
     if (options.perThread) {
         if (!capture.events.hasThreads() && capture.threads.empty()) {
@@ -371,7 +401,7 @@ std::string summaryCsvHeader(const SummaryOptions& options)
     return std::string("file,name,rank,") + (options.perThread ? "thread_id,thread_name," : "") +
            "calls,unclosed,total_ns,mean_ns,min_ns,max_ns,std_ns,"
            "first_duration_ns,last_duration_ns,p50_ns,p95_ns,p99_ns,exclusive_ns,"
-           "start_min_ns,end_max_ns,gpu_calls,gpu_total_ns,await_ns,kind\n";
+           "start_min_ns,end_max_ns,gpu_calls,gpu_total_ns,await_ns,alloc_count,alloc_bytes,kind\n";
 }
 
 namespace {
@@ -398,6 +428,8 @@ void appendCsvRow(std::string& out, std::vector<std::string> cells, const Region
                                             optionalText(s.gpuCalls),
                                             optionalText(s.gpuTotal),
                                             optionalText(s.awaitTotal),
+                                            optionalText(s.allocCount),
+                                            optionalText(s.allocBytes),
                                             regionKindName(kind)};
     cells.insert(cells.end(), stats.begin(), stats.end());
     for (size_t c = 0; c < cells.size(); ++c) {

@@ -72,6 +72,15 @@ private slots:
         QCOMPARE(metadata["alloc_in_ranges_bytes"].toInteger(), 5674);
         QVERIFY(metadata["alloc_outside_ranges_allocations"].toInteger() > 0); // std::thread, stdio
         QVERIFY(metadata["alloc_peak_live_bytes"].toInteger() > 0);
+
+        // The text summary has a table of them; the CSV two columns.
+        const Run text = run(SPANSCOPE_CLI, {"summary", h5});
+        QVERIFY2(QRegularExpression("\\nworker +1 +9 +5\\.166 KiB +9\\.00").match(QString::fromUtf8(text.out)).hasMatch(),
+                 text.out.constData());
+        const Run csv = run(SPANSCOPE_CLI, {"summary", h5, "--format", "csv"});
+        QVERIFY(csv.out.contains(",alloc_count,alloc_bytes,kind\n"));
+        QVERIFY2(QRegularExpression(",worker,0,1,.*,9,5290,cpu\\n").match(QString::fromUtf8(csv.out)).hasMatch(),
+                 csv.out.constData());
     }
 
     // spanscope-cli compare --metric allocs: a run whose "worker" makes 2 more allocations
