@@ -15,6 +15,12 @@ using namespace protocol;
 
 namespace {
 
+// Counts from the stream are unsigned; columns and metadata hold int64.
+int64_t clampToInt64(uint64_t value)
+{
+    return value > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(value);
+}
+
 constexpr int64_t kSecondNs = 1'000'000'000;
 const std::string kEmpty;
 
@@ -194,9 +200,10 @@ void NvtxAssembler::onAllocDelta(const AllocDeltaRecord& r)
     // With no range open the thread's allocations are outside every range: the totals
     // count them (see alloc_outside_ranges_* in snapshot()).
     const int64_t call = innermostOpen(threadOf(r.tid));
-    if (call >= 0) {
-        m_calls[size_t(call)].allocations += r.allocations;
-        m_calls[size_t(call)].allocatedBytes += r.bytes;
+    if (call >= 0) { // saturating: a damaged or hostile stream must not wrap the sums
+        Call& c = m_calls[size_t(call)];
+        c.allocations = r.allocations > UINT64_MAX - c.allocations ? UINT64_MAX : c.allocations + r.allocations;
+        c.allocatedBytes = r.bytes > UINT64_MAX - c.allocatedBytes ? UINT64_MAX : c.allocatedBytes + r.bytes;
     }
 }
 
@@ -503,8 +510,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         c.nvtx.callDomains[k] = call.domain;
         c.nvtx.callCategories[k] = call.category;
         if (m_sawAllocations) { // start/end ranges are not a thread's: nothing is attributed to them
-            e.allocCounts[k] = call.async ? -1 : int64_t(call.allocations);
-            e.allocBytes[k] = call.async ? -1 : int64_t(call.allocatedBytes);
+            e.allocCounts[k] = call.async ? -1 : clampToInt64(call.allocations);
+            e.allocBytes[k] = call.async ? -1 : clampToInt64(call.allocatedBytes);
         }
         if (call.open)
             c.nvtx.closedAtEnd.push_back(k);
@@ -562,9 +569,9 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     }
     if (m_sawAllocations) {
         // Counted by libspanscope-alloc: calls and requested bytes since it loaded.
-        add("alloc_total_allocations", int64_t(m_allocTotals.allocations));
-        add("alloc_total_bytes", int64_t(m_allocTotals.bytes));
-        add("alloc_total_frees", int64_t(m_allocTotals.frees));
+        add("alloc_total_allocations", clampToInt64(m_allocTotals.allocations));
+        add("alloc_total_bytes", clampToInt64(m_allocTotals.bytes));
+        add("alloc_total_frees", clampToInt64(m_allocTotals.frees));
         add("alloc_live_bytes", m_allocTotals.liveBytes);
         add("alloc_peak_live_bytes", m_peakLiveBytes);
         // Everything the totals hold that no range was attributed: threads without ranges
@@ -572,15 +579,15 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         // after its last push or pop and before the last totals were sampled.
         uint64_t inRanges = 0, inRangesBytes = 0;
         for (const Call& call : m_calls) {
-            inRanges += call.allocations;
-            inRangesBytes += call.allocatedBytes;
+            inRanges += std::min(call.allocations, UINT64_MAX - inRanges);
+            inRangesBytes += std::min(call.allocatedBytes, UINT64_MAX - inRangesBytes);
         }
-        add("alloc_in_ranges_allocations", int64_t(inRanges));
-        add("alloc_in_ranges_bytes", int64_t(inRangesBytes));
+        add("alloc_in_ranges_allocations", clampToInt64(inRanges));
+        add("alloc_in_ranges_bytes", clampToInt64(inRangesBytes));
         add("alloc_outside_ranges_allocations",
-            int64_t(m_allocTotals.allocations - std::min(inRanges, m_allocTotals.allocations)));
+            clampToInt64(m_allocTotals.allocations - std::min(inRanges, m_allocTotals.allocations)));
         add("alloc_outside_ranges_bytes",
-            int64_t(m_allocTotals.bytes - std::min(inRangesBytes, m_allocTotals.bytes)));
+            clampToInt64(m_allocTotals.bytes - std::min(inRangesBytes, m_allocTotals.bytes)));
     }
     MetadataValue domainList;
     domainList.kind = MetadataValue::Kind::StringList;

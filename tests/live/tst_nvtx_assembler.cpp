@@ -92,6 +92,15 @@ public:
         r.nameId = str(name);
         m_a.onDomainCreate(r);
     }
+    void allocs(uint32_t tid, uint64_t t, uint64_t allocations, uint64_t bytes)
+    {
+        AllocDeltaRecord r{};
+        r.tid = tid;
+        r.timestamp = t;
+        r.allocations = allocations;
+        r.bytes = bytes;
+        m_a.onAllocDelta(r);
+    }
     void threadName(uint32_t tid, const std::string& name)
     {
         ThreadInfoRecord r{};
@@ -147,6 +156,55 @@ class TestNvtxAssembler : public QObject
     Q_OBJECT
 
 private slots:
+    // AllocDelta goes to the innermost push range open on its thread (over every domain),
+    // exclusive; none open: outside every range; start/end ranges get none (-1). Sums
+    // saturate instead of wrapping on a hostile stream.
+    void allocationsGoToTheInnermostRange()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        f.domain(5, "io");
+        f.push(1, 10, "outer");
+        f.allocs(1, 15, 2, 200);      // outer
+        f.push(1, 20, "inner", 5);    // another domain, still innermost on thread 1
+        f.start(1, 99, 21, "async");  // start/end: never attributed
+        f.allocs(1, 25, 3, 30);       // inner
+        f.pop(1, 30, 5);
+        f.allocs(1, 35, 1, 1);        // outer again
+        f.pop(1, 40);
+        f.end(1, 99, 41);
+        f.allocs(1, 45, 7, 700);      // outside every range
+        f.push(2, 50, "hostile");
+        f.allocs(2, 51, UINT64_MAX, UINT64_MAX);
+        f.allocs(2, 52, 5, 5);
+        f.pop(2, 60);
+        AllocTotalsRecord totals{};
+        totals.allocations = 20;
+        totals.bytes = 1000;
+        totals.liveBytes = 64;
+        a.onAllocTotals(totals);
+        const auto c = a.snapshot();
+        QVERIFY(c->events.hasAllocations());
+        auto allocsOf = [&](const std::string& name) {
+            const int64_t e = firstEvent(*c, name);
+            return std::pair(c->events.allocCounts[size_t(e)], c->events.allocBytes[size_t(e)]);
+        };
+        QCOMPARE(allocsOf("outer"), std::pair(int64_t(3), int64_t(201)));
+        QCOMPARE(allocsOf("inner"), std::pair(int64_t(3), int64_t(30)));
+        QCOMPARE(allocsOf("async"), std::pair(int64_t(-1), int64_t(-1)));
+        QCOMPARE(allocsOf("hostile"), std::pair(INT64_MAX, INT64_MAX));
+        QCOMPARE(metadataInt(*c, "alloc_total_allocations"), 20);
+        QCOMPARE(metadataInt(*c, "alloc_live_bytes"), 64);
+        QCOMPARE(metadataInt(*c, "alloc_outside_ranges_allocations"), 0); // clamped, not negative
+
+        // Without any allocation record the columns stay absent.
+        NvtxAssembler plain;
+        Feed g(plain);
+        g.push(1, 10, "outer");
+        g.pop(1, 20);
+        QVERIFY(!plain.snapshot()->events.hasAllocations());
+    }
+
     void nestingPerThreadAndDomain()
     {
         NvtxAssembler a;
