@@ -109,13 +109,17 @@ uint32_t NvtxAssembler::regionOf(uint32_t messageId)
 {
     if (auto cached = m_regionOfMessage.find(messageId); cached != m_regionOfMessage.end())
         return cached->second;
-    std::string name = text(messageId);
-    if (name.empty())
-        name = "(unnamed)";
+    const std::string& name = text(messageId);
+    const uint32_t region = regionNamed(name.empty() ? "(unnamed)" : name);
+    m_regionOfMessage.emplace(messageId, region); // string ids are defined once
+    return region;
+}
+
+uint32_t NvtxAssembler::regionNamed(const std::string& name)
+{
     auto [it, added] = m_regionOf.try_emplace(name, uint32_t(m_regionNames.size()));
     if (added)
         m_regionNames.push_back(name);
-    m_regionOfMessage.emplace(messageId, it->second); // string ids are defined once
     return it->second;
 }
 
@@ -214,6 +218,31 @@ void NvtxAssembler::onAllocTotals(const AllocTotalsRecord& r)
     m_sawAllocations = true;
     m_allocTotals = r;
     m_peakLiveBytes = std::max(m_peakLiveBytes, r.liveBytes);
+}
+
+void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
+{
+    if (m_finished)
+        return;
+    m_sawAllocations = true;
+    m_domainNames.try_emplace(kAllocSpanDomain, "allocation spans");
+    // Times are CLOCK_MONOTONIC ns already (the span API's clock), clamped like ticks are.
+    const int64_t start = std::clamp<int64_t>(r.startNs, -kTimeLimitNs, kTimeLimitNs);
+    const int64_t end = std::clamp<int64_t>(r.endNs, start, kTimeLimitNs);
+    seen(end);
+    Call call;
+    call.start = start;
+    call.end = end;
+    call.open = false;
+    call.region = regionNamed("alloc: " + text(r.operation));
+    call.thread = call.endThread = threadOf(r.tid);
+    call.domain = kAllocSpanDomain;
+    call.async = true;
+    call.allocSpan = true;
+    call.allocations = r.allocations;
+    call.allocatedBytes = r.bytes;
+    growCalls(m_calls);
+    m_calls.push_back(call);
 }
 
 void NvtxAssembler::onPush(const PushRecord& r)
@@ -509,9 +538,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         e.taskIds[k] = taskOfCall[order[k]];
         c.nvtx.callDomains[k] = call.domain;
         c.nvtx.callCategories[k] = call.category;
-        if (m_sawAllocations) { // start/end ranges are not a thread's: nothing is attributed to them
-            e.allocCounts[k] = call.async ? -1 : clampToInt64(call.allocations);
-            e.allocBytes[k] = call.async ? -1 : clampToInt64(call.allocatedBytes);
+        // Start/end ranges are not a thread's: nothing is attributed to them.
+        if (m_sawAllocations) {
+            const bool attributed = !call.async || call.allocSpan;
+            e.allocCounts[k] = attributed ? clampToInt64(call.allocations) : -1;
+            e.allocBytes[k] = attributed ? clampToInt64(call.allocatedBytes) : -1;
         }
         if (call.open)
             c.nvtx.closedAtEnd.push_back(k);
@@ -579,6 +610,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         // after its last push or pop and before the last totals were sampled.
         uint64_t inRanges = 0, inRangesBytes = 0;
         for (const Call& call : m_calls) {
+            if (call.allocSpan) // its allocations are counted by the ranges they happened in
+                continue;
             inRanges += std::min(call.allocations, UINT64_MAX - inRanges);
             inRangesBytes += std::min(call.allocatedBytes, UINT64_MAX - inRangesBytes);
         }

@@ -71,6 +71,11 @@ public:
     void onDropped(const protocol::DroppedRecord&) override;
     void onAllocDelta(const protocol::AllocDeltaRecord&) override;
     void onAllocTotals(const protocol::AllocTotalsRecord&) override;
+    void onAllocSpan(const protocol::AllocSpanRecord&) override;
+
+    // The domain lane of the allocation span API's spans ("allocation spans"); their
+    // regions are named "alloc: <operation>".
+    static constexpr uint32_t kAllocSpanDomain = UINT32_MAX - 1;
 
     // The stream is over: ends still waiting for their start become anomalies, and a
     // stream without an End frame, or with `streamError` (the decoder's message for a
@@ -94,8 +99,10 @@ private:
         uint32_t domain = 0, category = 0;
         bool async = false; // start/end range (domain lane)
         bool open = true;
-        // Allocations made while it was the innermost push range of its thread (exclusive).
+        // Allocations made while it was the innermost push range of its thread (exclusive),
+        // or, for a span of the allocation span API, inside the span.
         uint64_t allocations = 0, allocatedBytes = 0;
+        bool allocSpan = false;
     };
     struct PendingEnd
     {
@@ -108,6 +115,7 @@ private:
     void seen(int64_t ns);
     uint32_t threadOf(uint32_t tid);
     uint32_t regionOf(uint32_t messageId);
+    uint32_t regionNamed(const std::string& name);
     const std::string& text(uint32_t id) const;
     bool admitRoot(int64_t ns);
     int64_t innermostOpen(uint32_t thread) const;

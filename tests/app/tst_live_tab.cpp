@@ -289,7 +289,8 @@ private slots:
                 perRange[capture->regionName(row.region)] = {capture->events.allocCounts[e],
                                                              capture->events.allocBytes[e]};
         const std::map<std::string, std::pair<int64_t, int64_t>> expected = {
-            {"outer", {2, 200}}, {"inner", {4, 184}}, {"worker", {9, 5290}}, {"empty", {0, 0}}};
+            {"outer", {2, 200}}, {"inner", {4, 184}}, {"worker", {9, 5290}}, {"empty", {0, 0}},
+            {"alloc: fill", {3, 192}}};
         QCOMPARE(perRange, expected);
         auto* table = tab->findChild<QTableView*>(QStringLiteral("regionTable"));
         QVERIFY(table);

@@ -9,9 +9,12 @@
 //                    posix_memalign(64, 256), strdup("abc")  9 allocations, 5290 bytes
 //   worker "empty"   nothing                                 0 allocations,    0 bytes
 // Outside any range, each thread also allocates (std::thread, the workload's own setup).
+// Then, outside every range, the span API measures "fill" (3 iterations of one malloc(64)
+// each, one thread span): it shows as the range "alloc: fill" on the "allocation spans" lane.
 // `alloc_nvtx_workload ROUNDS EXTRA` repeats "worker" ROUNDS times with EXTRA more
 // malloc(1000) in each (default 1 and 0): runs to compare.
 #include <nvtx3/nvToolsExt.h>
+#include <spanscope/alloc.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -70,5 +73,13 @@ int main(int argc, char** argv)
             worker(extra);
     });
     t.join();
+
+    spanscope::alloc::Session session;
+    {
+        auto span = session.operation("fill").measureThread();
+        for (int i = 0; i < 3; ++i)
+            std::free(keep(std::malloc(64)));
+        span.iterations(3);
+    }
     return 0;
 }
