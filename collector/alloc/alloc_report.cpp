@@ -102,6 +102,8 @@ std::string jsonNumber(double value)
     return std::string(text, end);
 }
 
+// JSON string escaping, as model/report/json_writer does it: this library goes into users'
+// programs and links nothing else of spanscope's.
 std::string jsonString(std::string_view text)
 {
     std::string out = "\"";
