@@ -201,7 +201,8 @@ void appendGpuText(std::ostringstream& out, const Capture& capture)
 // the job's totals.
 void appendAllocationText(std::ostream& out, const Capture& capture, const CaptureSummary& summary)
 {
-    if (!capture.events.hasAllocations())
+    const MetadataValue* total = findMetadata(capture.metadata, "alloc_total_allocations");
+    if (!capture.events.hasAllocations() && !total)
         return;
     out << "\nAllocations (made while a region's call was innermost on its thread)\n";
     TextTable table({"Region", "Calls", "Allocs", "Bytes", "Allocs/call", "Bytes/call"});
@@ -215,8 +216,8 @@ void appendAllocationText(std::ostream& out, const Capture& capture, const Captu
                    formatBytes(double(*s.allocBytes)), perCall,
                    formatBytes(s.calls ? double(*s.allocBytes) / double(s.calls) : 0.0)});
     }
-    out << table.render();
-    const MetadataValue* total = findMetadata(capture.metadata, "alloc_total_allocations");
+    if (capture.events.hasAllocations())
+        out << table.render();
     const MetadataValue* bytes = findMetadata(capture.metadata, "alloc_total_bytes");
     const MetadataValue* outside = findMetadata(capture.metadata, "alloc_outside_ranges_allocations");
     const MetadataValue* peak = findMetadata(capture.metadata, "alloc_peak_live_bytes");

@@ -127,6 +127,10 @@ private slots:
         QCOMPARE(metadata["alloc_in_ranges_allocations"].toInteger(), 0);
         QCOMPARE(metadata["alloc_outside_ranges_allocations"].toInteger(),
                  metadata["alloc_total_allocations"].toInteger());
+        // The text summary says so too, with no region to list.
+        const Run text = run(SPANSCOPE_CLI, {"summary", h5});
+        QVERIFY2(text.out.contains("  job total: ") && text.out.contains("of them outside every range"),
+                 text.out.constData());
     }
 
     void withoutAllocTheColumnsStayEmpty()
