@@ -11,6 +11,8 @@
 #include "model/capture_loader.h"
 #include "model/live/job_registry.h"
 #include "views/capture_view.h"
+#include "views/plots/allocations_view.h"
+#include "views/plots/plot_frame.h"
 #include "views/timeline/timeline_view.h"
 #include "support/screenshots.h"
 
@@ -299,6 +301,10 @@ private slots:
             headers << table->model()->headerData(c, Qt::Horizontal).toString();
         QVERIFY2(headers.contains("Allocs/call") && headers.contains("Bytes/call"), qPrintable(headers.join(',')));
         QVERIFY(testing::saveScreenshot(window, "live-allocations"));
+        // The Allocations tab says where the per-range counts are, not "no allocations".
+        auto* allocationsTab = tab->findChild<views::AllocationsView*>(QStringLiteral("allocations"));
+        QVERIFY(allocationsTab);
+        QTRY_VERIFY(allocationsTab->frame()->message().contains("counts allocations per range"));
         QVERIFY(window.errors.isEmpty());
     }
 #endif

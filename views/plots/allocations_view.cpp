@@ -169,9 +169,16 @@ void AllocationsView::refresh()
     const bool whole = m_wholeRun->isChecked();
     if (!m_capture || !m_index || m_capture->allocations.empty()) {
         m_title->setText(tr("Allocations"));
-        m_frame->showMessage(
-            tr("This capture has no allocation events. The PyTorch profiler records them "
-               "with profile_memory=True."));
+        if (m_capture && m_capture->events.hasAllocations())
+            // Recorded with spanscope-run --alloc: counts per range, not one event each.
+            m_frame->showMessage(
+                tr("This capture counts allocations per range: see Allocs/call and Bytes/call "
+                   "in the region table, and the alloc_ totals in Metadata. Sizes and single "
+                   "allocations are not recorded live."));
+        else
+            m_frame->showMessage(
+                tr("This capture has no allocation events. The PyTorch profiler records them "
+                   "with profile_memory=True; spanscope-run --alloc counts them per range."));
         return;
     }
     if (!whole && !m_region) {
