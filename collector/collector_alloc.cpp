@@ -21,11 +21,6 @@ constexpr std::size_t kDefaultLargeThreshold = 1u << 20;
 // The process totals are sampled this often (ns): at least 100 times a second.
 constexpr std::uint64_t kTotalsIntervalNs = 10000000;
 
-template <typename R> void setHeader(R& r, proto::RecordType type)
-{
-    r.header = {static_cast<std::uint16_t>(type), static_cast<std::uint16_t>(sizeof(R))};
-}
-
 ThreadBuffer* recordingThread()
 {
     Collector* c = Collector::instance();
@@ -39,7 +34,7 @@ void onLarge(void* address, std::size_t bytes, bool allocated)
         return;
     const std::uint64_t now = ticks();
     b->emplace<proto::LargeAllocRecord>(b->popReserve(), [&](proto::LargeAllocRecord& r) {
-        setHeader(r, proto::RecordType::LargeAlloc);
+        proto::setRecordHeader(r, proto::RecordType::LargeAlloc);
         r.tid = b->tid();
         r.timestamp = now;
         r.address = reinterpret_cast<std::uintptr_t>(address);
@@ -55,7 +50,7 @@ void onSpan(const char* operation, std::size_t length, std::int64_t startNs, std
         return;
     const std::uint32_t name = Collector::instance()->strings().intern(std::string_view(operation, length));
     b->emplace<proto::AllocSpanRecord>(b->popReserve(), [&](proto::AllocSpanRecord& r) {
-        setHeader(r, proto::RecordType::AllocSpan);
+        proto::setRecordHeader(r, proto::RecordType::AllocSpan);
         r.tid = b->tid();
         r.startNs = startNs;
         r.endNs = endNs;
@@ -108,7 +103,7 @@ void AllocTap::writeDelta(ThreadBuffer* b, std::uint64_t now, std::size_t keep,
 {
     // Dropped (queue full): the next report covers this one's allocations too.
     const bool written = b->emplace<proto::AllocDeltaRecord>(keep, [&](proto::AllocDeltaRecord& r) {
-        setHeader(r, proto::RecordType::AllocDelta);
+        proto::setRecordHeader(r, proto::RecordType::AllocDelta);
         r.tid = b->tid();
         r.timestamp = now;
         r.allocations = allocations - b->allocationsReported;
@@ -133,7 +128,7 @@ void AllocTap::appendTotals(std::string& out, std::uint64_t nowTicks, bool force
     lastNs = now;
     const alloc_internal::ProcessTotals totals = s_abi->processTotals();
     proto::AllocTotalsRecord r{};
-    setHeader(r, proto::RecordType::AllocTotals);
+    proto::setRecordHeader(r, proto::RecordType::AllocTotals);
     r.timestamp = nowTicks;
     r.allocations = totals.allocations;
     r.bytes = totals.bytes;

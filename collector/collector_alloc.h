@@ -22,7 +22,6 @@ public:
     // Looks for libspanscope-alloc in the process and registers the observers; false when
     // it is not there. Once, from Collector::init.
     static bool attach();
-    static bool attached() { return s_abi != nullptr; }
 
     // The calling thread's counters, for its new ThreadBuffer; null without the library.
     static const alloc_internal::ThreadCounters* threadCounters()

@@ -175,11 +175,6 @@ void payloadOf(const nvtxEventAttributes_t* a, std::uint32_t& kind, std::uint64_
     }
 }
 
-template <typename R> void setHeader(R& r, proto::RecordType type)
-{
-    r.header = {static_cast<std::uint16_t>(type), static_cast<std::uint16_t>(sizeof(R))};
-}
-
 // ---- hot path -----------------------------------------------------------------------------
 //
 // `message(b)` gives the string id once the thread's buffer is known (its recent strings make
@@ -197,7 +192,7 @@ int push(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) 
     spanscope::collector::AllocTap::report(b, spanscope::collector::ticks(), b->popReserve() + sizeof(proto::PopRecord));
     const bool written = b->emplace<proto::PushRecord>(
         b->popReserve() + sizeof(proto::PopRecord), [&](proto::PushRecord& r) {
-            setHeader(r, proto::RecordType::Push);
+            proto::setRecordHeader(r, proto::RecordType::Push);
             r.tid = b->tid();
             r.domain = domain;
             r.message = id;
@@ -235,7 +230,7 @@ int pop(std::uint32_t domain) noexcept
     spanscope::collector::AllocTap::report(b, now, b->popReserve());
     const bool written = b->emplace<proto::PopRecord>(closesRecordedPush ? 0 : b->popReserve(),
                                                       [&](proto::PopRecord& r) {
-                                                          setHeader(r, proto::RecordType::Pop);
+                                                          proto::setRecordHeader(r, proto::RecordType::Pop);
                                                           r.tid = b->tid();
                                                           r.timestamp = now;
                                                           r.domain = domain;
@@ -256,7 +251,7 @@ nvtxRangeId_t rangeStart(std::uint32_t domain, Message message,
     const std::uint64_t rangeId = b->nextRangeId();
     const std::uint32_t id = message(b);
     b->emplace<proto::RangeStartRecord>(b->popReserve(), [&](proto::RangeStartRecord& r) {
-        setHeader(r, proto::RecordType::RangeStart);
+        proto::setRecordHeader(r, proto::RecordType::RangeStart);
         r.tid = b->tid();
         r.rangeId = rangeId;
         r.domain = domain;
@@ -275,7 +270,7 @@ void rangeEnd(std::uint32_t domain, nvtxRangeId_t id) noexcept
     if (__builtin_expect(!b, 0))
         return;
     b->emplace<proto::RangeEndRecord>(b->popReserve(), [&](proto::RangeEndRecord& r) {
-        setHeader(r, proto::RecordType::RangeEnd);
+        proto::setRecordHeader(r, proto::RecordType::RangeEnd);
         r.tid = b->tid();
         r.rangeId = id;
         r.timestamp = now;
@@ -292,7 +287,7 @@ void mark(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a)
         return;
     const std::uint32_t id = message(b);
     b->emplace<proto::MarkRecord>(b->popReserve(), [&](proto::MarkRecord& r) {
-        setHeader(r, proto::RecordType::Mark);
+        proto::setRecordHeader(r, proto::RecordType::Mark);
         r.tid = b->tid();
         r.domain = domain;
         r.message = id;

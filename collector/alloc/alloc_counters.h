@@ -18,13 +18,6 @@
 
 namespace spanscope::alloc_internal {
 
-inline constexpr std::size_t kSizeBins = 64; // bin k: requested sizes in [2^k, 2^(k+1)); 0 and 1 in bin 0
-
-inline std::size_t sizeBin(std::size_t bytes)
-{
-    return bytes < 2 ? 0 : std::size_t(63 - __builtin_clzll(bytes));
-}
-
 struct alignas(64) ThreadCounters
 {
     std::uint64_t allocations = 0; // successful allocation calls (realloc: one, of the new size)
@@ -34,8 +27,6 @@ struct alignas(64) ThreadCounters
     // a thread that frees what others allocated goes below zero. Read as int64_t; the sum
     // over the process is the heap in use.
     std::uint64_t liveUsableBytes = 0;
-    std::uint64_t binAllocations[kSizeBins] = {};
-    std::uint64_t binBytes[kSizeBins] = {};
 
     // Registry bookkeeping (never touched by the hot path).
     ThreadCounters* next = nullptr; // every block ever made, newest first

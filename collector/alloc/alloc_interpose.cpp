@@ -180,11 +180,8 @@ inline void countAllocation(void* p, size_t requested)
         return;
     ThreadCounters* c = threadCounters();
     const bool shared = c->shared;
-    const size_t bin = sizeBin(requested);
     bump(c->allocations, 1, shared);
     bump(c->bytes, requested, shared);
-    bump(c->binAllocations[bin], 1, shared);
-    bump(c->binBytes[bin], requested, shared);
     const size_t usable = usableSize(p);
     bump(c->liveUsableBytes, usable, shared);
     if (__builtin_expect(requested >= largeThreshold(), 0))

@@ -332,6 +332,13 @@ constexpr std::size_t recordSize(std::uint16_t type)
     return 0;
 }
 
+// Fills the header of a fixed-size record (every type but StringDef).
+template <typename Record> void setRecordHeader(Record& r, RecordType type)
+{
+    static_assert(sizeof(Record) % 8 == 0, "records are a multiple of 8 bytes");
+    r.header = {static_cast<std::uint16_t>(type), static_cast<std::uint16_t>(sizeof(Record))};
+}
+
 // Whole size of a StringDef carrying `length` bytes, padding included.
 constexpr std::size_t stringDefSize(std::uint32_t length)
 {
