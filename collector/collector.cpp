@@ -247,7 +247,7 @@ ThreadBuffer* Collector::registerThread()
         const CollectorAllocations quiet;
         std::lock_guard lock(m_threadsMutex);
         auto* b = new ThreadBuffer(tid, m_nextIndex++, &Collector::wakeSender, m_queue);
-        b->allocCounters = AllocTap::threadCounters();
+        AllocTap::startThread(b);
         m_threads.push_back(b);
         t_buffer = b;
         pthread_setspecific(g_threadKey, b);
@@ -588,11 +588,12 @@ void Collector::atExit()
     Collector* c = instance();
     if (!c || getpid() != c->m_pid)
         return;
-    // What the exiting thread allocated since its last push or pop; other threads still
+    // What the exiting thread allocated since its last push or pop (or at all, for a
+    // thread that never made an NVTX call: its buffer is made now); other threads still
     // running report theirs at their next push or pop, which the stream no longer sees.
-    if (ThreadBuffer* b = c->existingThreadBuffer())
-        AllocTap::report(b, ticks(), b->popReserve());
     const CollectorAllocations quiet;
+    if (ThreadBuffer* b = c->threadBuffer())
+        AllocTap::report(b, ticks(), b->popReserve());
     c->finish();
 }
 

@@ -40,6 +40,11 @@ void onLarge(void* address, std::size_t bytes, bool allocated)
         r.address = reinterpret_cast<std::uintptr_t>(address);
         r.bytes = allocated ? bytes : 0;
     });
+    // The heap in use right after it: the 10 ms samples alone would miss a large block
+    // that lives shorter than that (O(threads), but large blocks cost far more anyway).
+    b->emplace<proto::AllocTotalsRecord>(b->popReserve(), [&](proto::AllocTotalsRecord& r) {
+        AllocTap::fillTotals(r, now);
+    });
 }
 
 void onSpan(const char* operation, std::size_t length, std::int64_t startNs, std::int64_t endNs,
@@ -98,22 +103,61 @@ bool AllocTap::attach()
     return true;
 }
 
+void AllocTap::startThread(ThreadBuffer* b)
+{
+    const alloc_internal::ThreadCounters* c = s_abi ? s_abi->threadCounters() : nullptr;
+    b->allocCounters = c;
+    if (!c)
+        return;
+    // A block an exited thread left behind holds that thread's counts too.
+    b->allocationsReported = c->start.allocations;
+    b->bytesReported = c->start.bytes;
+    b->freesReported = c->start.frees;
+    std::memcpy(b->binAllocationsReported, c->start.binAllocations, sizeof c->start.binAllocations);
+    std::memcpy(b->binBytesReported, c->start.binBytes, sizeof c->start.binBytes);
+}
+
 void AllocTap::writeDelta(ThreadBuffer* b, std::uint64_t now, std::size_t keep,
                           std::uint64_t allocations, std::uint64_t frees, std::uint64_t bytes)
 {
+    const alloc_internal::ThreadCounters* c = b->allocCounters;
+    // The size bins that changed go right after the delta. The delta keeps room for them
+    // in its block, so either all of them are written or none (nothing else writes to the
+    // block in between: one producer).
+    std::uint8_t changed[alloc_internal::kSizeBins];
+    std::size_t count = 0;
+    for (std::size_t bin = 0; bin < alloc_internal::kSizeBins; ++bin)
+        if (alloc_internal::load(c->binAllocations[bin]) != b->binAllocationsReported[bin])
+            changed[count++] = std::uint8_t(bin);
     // Dropped (queue full): the next report covers this one's allocations too.
-    const bool written = b->emplace<proto::AllocDeltaRecord>(keep, [&](proto::AllocDeltaRecord& r) {
-        proto::setRecordHeader(r, proto::RecordType::AllocDelta);
-        r.tid = b->tid();
-        r.timestamp = now;
-        r.allocations = allocations - b->allocationsReported;
-        r.bytes = bytes - b->bytesReported;
-        r.frees = frees - b->freesReported;
-    });
-    if (written) {
-        b->allocationsReported = allocations;
-        b->bytesReported = bytes;
-        b->freesReported = frees;
+    const bool written = b->emplace<proto::AllocDeltaRecord>(
+        keep + count * sizeof(proto::AllocSizeBinRecord), [&](proto::AllocDeltaRecord& r) {
+            proto::setRecordHeader(r, proto::RecordType::AllocDelta);
+            r.tid = b->tid();
+            r.timestamp = now;
+            r.allocations = allocations - b->allocationsReported;
+            r.bytes = bytes - b->bytesReported;
+            r.frees = frees - b->freesReported;
+        });
+    if (!written)
+        return;
+    b->allocationsReported = allocations;
+    b->bytesReported = bytes;
+    b->freesReported = frees;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t bin = changed[k];
+        const std::uint64_t binAllocations = alloc_internal::load(c->binAllocations[bin]);
+        const std::uint64_t binBytes = alloc_internal::load(c->binBytes[bin]);
+        b->emplace<proto::AllocSizeBinRecord>(keep, [&](proto::AllocSizeBinRecord& r) {
+            proto::setRecordHeader(r, proto::RecordType::AllocSizeBin);
+            r.tid = b->tid();
+            r.bin = std::uint32_t(bin);
+            r.reserved = 0;
+            r.allocations = binAllocations - b->binAllocationsReported[bin];
+            r.bytes = binBytes - b->binBytesReported[bin];
+        });
+        b->binAllocationsReported[bin] = binAllocations;
+        b->binBytesReported[bin] = binBytes;
     }
 }
 
@@ -126,15 +170,21 @@ void AllocTap::appendTotals(std::string& out, std::uint64_t nowTicks, bool force
     if (!force && now - lastNs < kTotalsIntervalNs)
         return;
     lastNs = now;
+    proto::AllocTotalsRecord r;
+    fillTotals(r, nowTicks);
+    out.append(reinterpret_cast<const char*>(&r), sizeof r);
+}
+
+void AllocTap::fillTotals(proto::AllocTotalsRecord& r, std::uint64_t nowTicks)
+{
     const alloc_internal::ProcessTotals totals = s_abi->processTotals();
-    proto::AllocTotalsRecord r{};
     proto::setRecordHeader(r, proto::RecordType::AllocTotals);
+    r.reserved = 0;
     r.timestamp = nowTicks;
     r.allocations = totals.allocations;
     r.bytes = totals.bytes;
     r.frees = totals.frees;
     r.liveBytes = totals.liveUsableBytes;
-    out.append(reinterpret_cast<const char*>(&r), sizeof r);
 }
 
 } // namespace spanscope::collector

@@ -23,11 +23,9 @@ public:
     // it is not there. Once, from Collector::init.
     static bool attach();
 
-    // The calling thread's counters, for its new ThreadBuffer; null without the library.
-    static const alloc_internal::ThreadCounters* threadCounters()
-    {
-        return s_abi ? s_abi->threadCounters() : nullptr;
-    }
+    // A new ThreadBuffer of the calling thread: its counters (none without the library),
+    // reported from where the thread's own counts start.
+    static void startThread(ThreadBuffer* b);
 
     // Producer thread, before a Push or Pop: an AllocDelta when the thread allocated or
     // freed since its last one. Leaves `keep` bytes free in the block (room kept for pops).
@@ -45,6 +43,9 @@ public:
 
     // Sender: an AllocTotals record when 10 ms passed since the last one (or `force`).
     static void appendTotals(std::string& out, std::uint64_t nowTicks, bool force);
+
+    // The process totals as of `nowTicks`. Only with the library attached.
+    static void fillTotals(protocol::AllocTotalsRecord& r, std::uint64_t nowTicks);
 
     // Counting off (+1) or on again (-1) for the calling thread: the collector's own work.
     static void suppress(int delta)

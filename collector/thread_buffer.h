@@ -201,6 +201,8 @@ public:
     // far. Producer only.
     const alloc_internal::ThreadCounters* allocCounters = nullptr;
     std::uint64_t allocationsReported = 0, bytesReported = 0, freesReported = 0;
+    std::uint64_t binAllocationsReported[alloc_internal::kSizeBins] = {};
+    std::uint64_t binBytesReported[alloc_internal::kSizeBins] = {};
     // Levels below this were pushed before a fork, in the parent: their pops in the child
     // close ranges that belong to the parent's stream and are not recorded. Producer only.
     int inheritedDepth = 0;

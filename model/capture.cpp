@@ -56,6 +56,7 @@ size_t Capture::residentBytes() const
     return bytes + rows.capacity() * sizeof(RegionRow) + bytesOf(rowExclusive) + bytesOf(laneExclusive)
            + tracks.capacity() * sizeof(Track) + gpuActivities.residentBytes() + flows.residentBytes()
            + instants.residentBytes() + allocations.residentBytes() + args.residentBytes()
+           + countedAllocations.capacity() * sizeof(CountedAllocations)
            + bytesOf(nvtx.callDomains) + bytesOf(nvtx.callCategories) + bytesOf(nvtx.crossThreadEnds);
 }
 

@@ -10,6 +10,7 @@
 #include "string_table.h"
 #include "tables/allocation_table.h"
 #include "tables/args_store.h"
+#include "tables/counted_allocations.h"
 #include "tables/counter_series.h"
 #include "tables/flow_table.h"
 #include "tables/instant_table.h"
@@ -98,6 +99,9 @@ struct EventColumns
     // Allocations made while the call was its thread's innermost range (exclusive): calls
     // and requested bytes; -1 = not recorded for this call.
     Column<int64_t> allocCounts, allocBytes;
+    // Spans of the allocation span API (<spanscope/alloc.h>): the iterations the program
+    // stated; -1 for every other call.
+    Column<int64_t> allocIterations;
     Column<uint32_t> track;    // TrackId of each call; empty = each row's RegionRow::track
     Column<uint64_t> args;     // ArgsRef of each call into Capture::args; empty = none
     Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
@@ -124,6 +128,7 @@ inline constexpr OptionalEventColumn kOptionalEventColumns[] = {
     {"parent_ids", &EventColumns::parentIds, -1},  {"thread_ids", &EventColumns::threadIds, -1},
     {"task_ids", &EventColumns::taskIds, -1},      {"await_ns", &EventColumns::awaitNs, 0},
     {"alloc_counts", &EventColumns::allocCounts, -1}, {"alloc_bytes", &EventColumns::allocBytes, -1},
+    {"alloc_iterations", &EventColumns::allocIterations, -1},
 };
 
 // Something odd the user should know about; the capture is still usable.
@@ -225,6 +230,10 @@ struct Capture
     InstantTable instants;
     std::vector<CounterSeries> counters;     // one per Counter track
     AllocationTable allocations;
+    // Live captures recorded with --alloc: one row per (thread, innermost range) that
+    // allocated. Allocations of at least the collector's threshold are also in
+    // `allocations`, one by one.
+    std::vector<CountedAllocations> countedAllocations;
     ArgsStore args;                          // args text of events (events.args) and instants
 
     // Filled by computeNesting(): exclusive ns per row (-1 until computed).

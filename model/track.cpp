@@ -267,4 +267,30 @@ void assignTracks(Capture& capture)
     }
 }
 
+TrackId threadTrack(Capture& capture, int32_t rank, int64_t thread)
+{
+    for (size_t i = 0; i < capture.tracks.size(); ++i) {
+        const Track& t = capture.tracks[i];
+        if (t.kind == TrackKind::Thread && t.rank == rank && t.thread == thread && t.inferredLane == 0)
+            return TrackId{uint32_t(i)};
+    }
+    Track t = makeTrack(TrackKind::Thread, rank);
+    t.thread = thread;
+    return addTrack(capture, t);
+}
+
+TrackId counterTrack(Capture& capture, int32_t rank, int32_t device, const std::string& name)
+{
+    const NameId id = capture.strings.intern(name);
+    for (size_t i = 0; i < capture.tracks.size(); ++i) {
+        const Track& t = capture.tracks[i];
+        if (t.kind == TrackKind::Counter && t.rank == rank && t.device == device && t.name == id)
+            return TrackId{uint32_t(i)};
+    }
+    Track t = makeTrack(TrackKind::Counter, rank);
+    t.device = device;
+    t.name = id;
+    return addTrack(capture, t);
+}
+
 } // namespace spanscope::model

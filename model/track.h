@@ -69,6 +69,12 @@ std::string trackTitle(const Capture& capture, TrackId track);
 // sortKey, thread/task, id. O(T log T).
 std::vector<TrackId> tracksInDisplayOrder(const Capture& capture);
 
+// The Thread track of (rank, thread), added when the capture has none yet. Call after
+// assignTracks() (which leaves captures that already have tracks alone). O(tracks).
+TrackId threadTrack(Capture& capture, int32_t rank, int64_t thread);
+// The Counter track named `name` of (rank, device; -1 = host), added when missing. O(tracks).
+TrackId counterTrack(Capture& capture, int32_t rank, int32_t device, const std::string& name);
+
 // Gives every event of a capture that has none its track, from the source's own columns:
 // an event with a task id goes on that task's track (NvtxDomain for tasks of kind
 // "nvtx-async"), one with a thread id on that thread's, the rest on their rank's Process

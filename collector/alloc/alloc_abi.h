@@ -13,7 +13,7 @@ namespace spanscope::alloc_internal {
 
 struct AllocAbi
 {
-    static constexpr std::uint32_t kVersion = 1;
+    static constexpr std::uint32_t kVersion = 2; // 2: ThreadCounters has size bins
     std::uint32_t version;   // kVersion of the library
     std::uint32_t size;      // sizeof(AllocAbi) of the library
     ThreadCounters* (*threadCounters)(); // the calling thread's block (alloc_counters.h)

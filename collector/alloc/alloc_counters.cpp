@@ -85,6 +85,14 @@ ThreadCounters* registerThreadCounters()
         if (!b->shared && __atomic_compare_exchange_n(&b->inUse, &free, 1, false,
                                                       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
             block = b;
+            // Another thread counted on it before: this one's counts start here.
+            block->start.allocations = load(b->allocations);
+            block->start.bytes = load(b->bytes);
+            block->start.frees = load(b->frees);
+            for (std::size_t bin = 0; bin < kSizeBins; ++bin) {
+                block->start.binAllocations[bin] = load(b->binAllocations[bin]);
+                block->start.binBytes[bin] = load(b->binBytes[bin]);
+            }
             break;
         }
     }

@@ -18,6 +18,15 @@
 
 namespace spanscope::alloc_internal {
 
+// Log2 size bins of requested sizes: bin k holds [2^k, 2^(k+1)) bytes, bin 0 also 0 and 1
+// (the viewer's model::log2Bin uses the same bins).
+inline constexpr std::size_t kSizeBins = 64;
+
+inline std::size_t sizeBin(std::size_t bytes)
+{
+    return std::size_t(63 - __builtin_clzll(bytes | 1));
+}
+
 struct alignas(64) ThreadCounters
 {
     std::uint64_t allocations = 0; // successful allocation calls (realloc: one, of the new size)
@@ -27,6 +36,18 @@ struct alignas(64) ThreadCounters
     // a thread that frees what others allocated goes below zero. Read as int64_t; the sum
     // over the process is the heap in use.
     std::uint64_t liveUsableBytes = 0;
+    // The allocations above by size bin: how many, and their requested bytes.
+    std::uint64_t binAllocations[kSizeBins] = {};
+    std::uint64_t binBytes[kSizeBins] = {};
+
+    // The counters as they were when the block's current thread took it over (zero for a
+    // new block): where that thread's own counts start. Set before the thread counts.
+    struct Start
+    {
+        std::uint64_t allocations = 0, bytes = 0, frees = 0;
+        std::uint64_t binAllocations[kSizeBins] = {};
+        std::uint64_t binBytes[kSizeBins] = {};
+    } start;
 
     // Registry bookkeeping (never touched by the hot path).
     ThreadCounters* next = nullptr; // every block ever made, newest first

@@ -182,6 +182,9 @@ inline void countAllocation(void* p, size_t requested)
     const bool shared = c->shared;
     bump(c->allocations, 1, shared);
     bump(c->bytes, requested, shared);
+    const size_t bin = sizeBin(requested);
+    bump(c->binAllocations[bin], 1, shared);
+    bump(c->binBytes[bin], requested, shared);
     const size_t usable = usableSize(p);
     bump(c->liveUsableBytes, usable, shared);
     if (__builtin_expect(requested >= largeThreshold(), 0))

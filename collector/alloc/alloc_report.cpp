@@ -70,23 +70,8 @@ std::vector<OperationReport> Report::operations() const
 {
     const SuppressCounting quiet;
     std::vector<OperationReport> result;
-    for (const auto& [name, spans] : m_data->operations) {
-        OperationReport op;
-        op.name = name;
-        op.spans = spans.size();
-        for (const SpanRecord& s : spans) {
-            op.iterations += s.iterations;
-            op.bytes += s.bytes;
-            op.allocations += s.allocations;
-        }
-        const auto bytes = alloc_internal::slopeThroughOrigin(spans, &SpanRecord::bytes);
-        const auto allocations = alloc_internal::slopeThroughOrigin(spans, &SpanRecord::allocations);
-        op.bytesPerIteration = bytes.slope;
-        op.bytesInterval = {bytes.low, bytes.high};
-        op.allocationsPerIteration = allocations.slope;
-        op.allocationsInterval = {allocations.low, allocations.high};
-        result.push_back(std::move(op));
-    }
+    for (const auto& [name, spans] : m_data->operations)
+        result.push_back(alloc_internal::operationReport(name, spans));
     return result;
 }
 

@@ -54,4 +54,23 @@ SlopeEstimate slopeThroughOrigin(const std::vector<SpanRecord>& spans,
     return {double(slope), double(slope) - half, double(slope) + half};
 }
 
+alloc::OperationReport operationReport(std::string name, const std::vector<SpanRecord>& spans)
+{
+    alloc::OperationReport op;
+    op.name = std::move(name);
+    op.spans = spans.size();
+    for (const SpanRecord& s : spans) {
+        op.iterations += s.iterations;
+        op.bytes += s.bytes;
+        op.allocations += s.allocations;
+    }
+    const SlopeEstimate bytes = slopeThroughOrigin(spans, &SpanRecord::bytes);
+    const SlopeEstimate allocations = slopeThroughOrigin(spans, &SpanRecord::allocations);
+    op.bytesPerIteration = bytes.slope;
+    op.bytesInterval = {bytes.low, bytes.high};
+    op.allocationsPerIteration = allocations.slope;
+    op.allocationsInterval = {allocations.low, allocations.high};
+    return op;
+}
+
 } // namespace spanscope::alloc_internal

@@ -3,7 +3,10 @@
 // any thread.
 #pragma once
 
+#include <spanscope/alloc.h>
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace spanscope::alloc_internal {
@@ -32,6 +35,10 @@ struct SlopeEstimate
 // the floating-point sums come out the same however the spans were gathered.
 SlopeEstimate slopeThroughOrigin(const std::vector<SpanRecord>& spans,
                                  std::uint64_t SpanRecord::*value);
+
+// The totals and per-iteration figures of one operation from its spans (sorted, as for
+// slopeThroughOrigin). Shared by Report and the viewer's summary of captured spans.
+alloc::OperationReport operationReport(std::string name, const std::vector<SpanRecord>& spans);
 
 // Student's t quantile for a two-sided 95 % interval (p = 0.975), df >= 1.
 double studentT975(std::uint64_t degreesOfFreedom);

@@ -39,6 +39,7 @@ public:
     virtual void onAllocTotals(const AllocTotalsRecord&) {}
     virtual void onLargeAlloc(const LargeAllocRecord&) {}
     virtual void onAllocSpan(const AllocSpanRecord&) {}
+    virtual void onAllocSizeBin(const AllocSizeBinRecord&) {}
 };
 
 class Decoder
@@ -355,6 +356,15 @@ private:
             if (!knownString(r.operation, at, "allocation span"))
                 return false;
             m_handler.onAllocSpan(r);
+            return true;
+        }
+        case RecordType::AllocSizeBin: {
+            if (!sized<AllocSizeBinRecord>(rh, at, "allocation size bin"))
+                return false;
+            const auto r = copy<AllocSizeBinRecord>(p);
+            if (r.bin >= 64)
+                return fail(at, "allocation size bin " + std::to_string(r.bin) + " out of range (0 to 63)");
+            m_handler.onAllocSizeBin(r);
             return true;
         }
         }

@@ -1,4 +1,5 @@
-// spanscope collector wire format, version 2 (version 1 lacks the allocation records). Header-only, C++17, no dependencies.
+// spanscope collector wire format, version 3 (version 1 lacks the allocation records, version 2
+// their size bins). Header-only, C++17, no dependencies.
 //
 // A stream is one Hello frame, then Data frames, then (on a clean exit) one End frame.
 // Every frame is a FrameHeader followed by `payloadBytes` bytes of payload. All integers are
@@ -32,8 +33,8 @@ static_assert(sizeof(double) == 8, "the protocol carries IEEE-754 binary64");
 
 // The four bytes every frame starts with: 'S' 'P' 'S' 'C'.
 inline constexpr char kMagic[4] = {'S', 'P', 'S', 'C'};
-inline constexpr std::uint16_t kVersion = 2;
-// Oldest version a reader accepts: version 2 only added record types.
+inline constexpr std::uint16_t kVersion = 3;
+// Oldest version a reader accepts: versions 2 and 3 only added record types.
 inline constexpr std::uint16_t kOldestVersion = 1;
 // Largest payload a writer sends and a reader accepts, in bytes (16 MiB).
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
@@ -80,9 +81,11 @@ enum class RecordType : std::uint16_t {
     AllocTotals = 13,
     LargeAlloc = 14,
     AllocSpan = 15,
+    // Version 3.
+    AllocSizeBin = 16,
 };
 inline constexpr std::uint16_t kFirstRecordType = 1;
-inline constexpr std::uint16_t kLastRecordType = 15;
+inline constexpr std::uint16_t kLastRecordType = 16;
 
 struct RecordHeader
 {
@@ -252,7 +255,8 @@ struct AllocDeltaRecord
 static_assert(sizeof(AllocDeltaRecord) == 40);
 
 // The process's allocation totals since libspanscope-alloc loaded, every thread (exited
-// ones included), sampled by the collector about every 10 ms.
+// ones included), sampled by the collector about every 10 ms, and right after each
+// LargeAlloc (in that thread's records, so a short-lived large block shows in the heap).
 struct AllocTotalsRecord
 {
     RecordHeader header;
@@ -294,6 +298,20 @@ struct AllocSpanRecord
 };
 static_assert(sizeof(AllocSpanRecord) == 56);
 
+// One log2 size bin of the allocations of the AllocDelta right before it (same thread; one
+// record per bin that changed, following that AllocDelta before any other record of the
+// thread): bin k holds requested sizes in [2^k, 2^(k+1)) bytes, bin 0 also 0 and 1.
+struct AllocSizeBinRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;
+    std::uint32_t bin;         // 0..63
+    std::uint32_t reserved;    // 0
+    std::uint64_t allocations; // calls of that size since the thread's previous report
+    std::uint64_t bytes;       // their requested bytes
+};
+static_assert(sizeof(AllocSizeBinRecord) == 32);
+
 // Size in bytes of each record type; for StringDef, of its fixed part. 0 = unknown type.
 constexpr std::size_t recordSize(std::uint16_t type)
 {
@@ -328,6 +346,8 @@ constexpr std::size_t recordSize(std::uint16_t type)
         return sizeof(LargeAllocRecord);
     case RecordType::AllocSpan:
         return sizeof(AllocSpanRecord);
+    case RecordType::AllocSizeBin:
+        return sizeof(AllocSizeBinRecord);
     }
     return 0;
 }

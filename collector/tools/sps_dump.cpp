@@ -136,6 +136,13 @@ public:
                         r.tid, str(r.operation).c_str(), r.process ? "process" : "thread",
                         r.startNs, r.endNs, r.iterations, r.bytes, r.allocations);
     }
+    void onAllocSizeBin(const AllocSizeBinRecord& r) override
+    {
+        count("alloc-size-bin");
+        if (m_records)
+            std::printf("alloc-size-bin tid=%u bin=%u allocations=%" PRIu64 " bytes=%" PRIu64 "\n",
+                        r.tid, r.bin, r.allocations, r.bytes);
+    }
     void onDropped(const DroppedRecord& r) override
     {
         m_dropped += r.count;

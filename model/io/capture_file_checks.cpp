@@ -23,10 +23,14 @@ std::string regionFileLoses(const Capture& capture)
         lost.push_back("GPU kernels, copies and memsets");
     if (!capture.flows.empty())
         lost.push_back("flows");
-    if (!capture.counters.empty())
-        lost.push_back("counters");
-    if (!capture.allocations.empty())
-        lost.push_back("allocations");
+    // Counters are kept (/spanscope/alloc), and allocations made on threads the thread
+    // table lists; others (a GPU's, a process's) have no place.
+    const AllocationTable& a = capture.allocations;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (capture.track(a.track(i)).kind != TrackKind::Thread || capture.track(a.track(i)).thread < 0) {
+            lost.push_back("allocations");
+            break;
+        }
     if (!capture.instants.empty())
         lost.push_back("instants");
     // A region file keeps lanes through its thread and task columns; tracks that only a

@@ -70,6 +70,7 @@ private:
     Status threadTable();
     Status taskTable();
     Status nvtxTables();
+    Status allocationTables();
 
     const Capture& m_capture;
     std::string m_path; // the final path, for error messages

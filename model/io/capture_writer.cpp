@@ -467,6 +467,9 @@ Status Writer::write()
         s = taskTable();
     if (s && !m_capture.nvtx.empty())
         s = nvtxTables();
+    if (s && (!m_capture.counters.empty() || !m_capture.allocations.empty() ||
+              !m_capture.countedAllocations.empty()))
+        s = allocationTables();
     return s;
 }
 

@@ -146,4 +146,98 @@ Status Writer::nvtxTables()
     return s;
 }
 
+// Counters (/spanscope/counters), allocations one by one and allocations counted per
+// (thread, range) (/spanscope/alloc): what a live capture recorded with --alloc has.
+Status Writer::allocationTables()
+{
+    const std::string counters = "/spanscope/counters/", base = "/spanscope/alloc/";
+    const Capture& c = m_capture;
+    auto rankOf = [&](TrackId track) { return uint32_t(c.track(track).rank); };
+    std::vector<uint32_t> counterRanks, sampleSeries;
+    std::vector<int32_t> counterDevices;
+    std::vector<std::string> counterNames, counterUnits;
+    std::vector<int64_t> sampleTimes;
+    std::vector<double> sampleValues;
+    for (size_t k = 0; k < c.counters.size(); ++k) {
+        const CounterSeries& series = c.counters[k];
+        counterRanks.push_back(rankOf(series.track));
+        counterDevices.push_back(c.track(series.track).device);
+        counterNames.push_back(text(c.track(series.track).name));
+        counterUnits.push_back(text(series.unit));
+        for (size_t i = 0; i < series.size(); ++i) {
+            sampleSeries.push_back(uint32_t(k));
+            sampleTimes.push_back(series.time(i));
+            sampleValues.push_back(series.value(i));
+        }
+    }
+    const AllocationTable& a = c.allocations;
+    std::vector<uint32_t> largeRanks;
+    std::vector<int32_t> largeDevices;
+    std::vector<int64_t> largeThreads, largeTimes, largeBytes;
+    std::vector<uint64_t> largeAddresses;
+    for (size_t i = 0; i < a.size(); ++i) {
+        largeRanks.push_back(rankOf(a.track(i)));
+        largeThreads.push_back(c.track(a.track(i)).thread);
+        largeTimes.push_back(a.time(i));
+        largeAddresses.push_back(a.address(i));
+        largeBytes.push_back(a.bytes(i));
+        largeDevices.push_back(a.device(i));
+    }
+    std::vector<uint32_t> countedRanks;
+    std::vector<int64_t> countedThreads, countedRegions;
+    std::vector<uint64_t> countedAllocations, countedBytes, countedFrees, binAllocations, binBytes;
+    for (const CountedAllocations& counted : c.countedAllocations) {
+        countedRanks.push_back(rankOf(counted.track));
+        countedThreads.push_back(c.track(counted.track).thread);
+        countedRegions.push_back(counted.region);
+        countedAllocations.push_back(counted.allocations);
+        countedBytes.push_back(counted.bytes);
+        countedFrees.push_back(counted.frees);
+        binAllocations.insert(binAllocations.end(), counted.binAllocations.begin(), counted.binAllocations.end());
+        binBytes.insert(binBytes.end(), counted.binBytes.begin(), counted.binBytes.end());
+    }
+    Status s = column(counters + "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, counterRanks);
+    if (s)
+        s = column(counters + "devices", H5T_STD_I32LE, H5T_NATIVE_INT32, counterDevices);
+    if (s)
+        s = strings(counters + "names", counterNames);
+    if (s)
+        s = strings(counters + "units", counterUnits);
+    if (s)
+        s = column(counters + "sample_counters", H5T_STD_U32LE, H5T_NATIVE_UINT32, sampleSeries);
+    if (s)
+        s = column(counters + "sample_times", H5T_STD_I64LE, H5T_NATIVE_INT64, sampleTimes);
+    if (s)
+        s = column(counters + "sample_values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sampleValues);
+    if (s)
+        s = column(base + "event_ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, largeRanks);
+    if (s)
+        s = column(base + "event_threads", H5T_STD_I64LE, H5T_NATIVE_INT64, largeThreads);
+    if (s)
+        s = column(base + "event_times", H5T_STD_I64LE, H5T_NATIVE_INT64, largeTimes);
+    if (s)
+        s = column(base + "event_addresses", H5T_STD_U64LE, H5T_NATIVE_UINT64, largeAddresses);
+    if (s)
+        s = column(base + "event_bytes", H5T_STD_I64LE, H5T_NATIVE_INT64, largeBytes);
+    if (s)
+        s = column(base + "event_devices", H5T_STD_I32LE, H5T_NATIVE_INT32, largeDevices);
+    if (s)
+        s = column(base + "counted_ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, countedRanks);
+    if (s)
+        s = column(base + "counted_threads", H5T_STD_I64LE, H5T_NATIVE_INT64, countedThreads);
+    if (s)
+        s = column(base + "counted_regions", H5T_STD_I64LE, H5T_NATIVE_INT64, countedRegions);
+    if (s)
+        s = column(base + "counted_allocations", H5T_STD_U64LE, H5T_NATIVE_UINT64, countedAllocations);
+    if (s)
+        s = column(base + "counted_bytes", H5T_STD_U64LE, H5T_NATIVE_UINT64, countedBytes);
+    if (s)
+        s = column(base + "counted_frees", H5T_STD_U64LE, H5T_NATIVE_UINT64, countedFrees);
+    if (s)
+        s = column(base + "counted_bin_allocations", H5T_STD_U64LE, H5T_NATIVE_UINT64, binAllocations);
+    if (s)
+        s = column(base + "counted_bin_bytes", H5T_STD_U64LE, H5T_NATIVE_UINT64, binBytes);
+    return s;
+}
+
 } // namespace spanscope::model::io::writer

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <type_traits>
 
 namespace spanscope::model::io {
 
@@ -233,6 +234,14 @@ Status H5File::checkIntegerType(hid_t dataset, const std::string& datasetPath) c
     return Ok{};
 }
 
+Status H5File::checkFloatType(hid_t dataset, const std::string& datasetPath) const
+{
+    H5Handle type(H5Dget_type(dataset));
+    if (H5Tget_class(type.get()) != H5T_FLOAT)
+        return error(ErrorCode::WrongType, "expected floating point data", datasetPath);
+    return Ok{};
+}
+
 Status H5File::readInt64(const std::string& datasetPath, int64_t* dst, uint64_t count,
                          const ProgressRange& progress) const
 {
@@ -324,7 +333,9 @@ Result<std::vector<T>> H5File::readNativeColumn(const std::string& datasetPath, 
     if (!dataset)
         return dataset.error();
     const hid_t ds = dataset.value().get();
-    if (auto typeOk = checkIntegerType(ds, datasetPath); !typeOk)
+    if (auto typeOk = std::is_floating_point_v<T> ? checkFloatType(ds, datasetPath)
+                                                  : checkIntegerType(ds, datasetPath);
+        !typeOk)
         return typeOk.error();
     if (auto filtersOk = checkFilters(ds, datasetPath); !filtersOk)
         return filtersOk.error();
@@ -348,6 +359,11 @@ Result<std::vector<uint64_t>> H5File::readUint64Column(const std::string& datase
 Result<std::vector<int8_t>> H5File::readInt8Column(const std::string& datasetPath) const
 {
     return readNativeColumn<int8_t>(datasetPath, H5T_NATIVE_INT8);
+}
+
+Result<std::vector<double>> H5File::readDoubleColumn(const std::string& datasetPath) const
+{
+    return readNativeColumn<double>(datasetPath, H5T_NATIVE_DOUBLE);
 }
 
 namespace {

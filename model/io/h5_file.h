@@ -49,6 +49,8 @@ public:
     Result<std::vector<int64_t>> readInt64Column(const std::string& datasetPath) const;
     Result<std::vector<uint64_t>> readUint64Column(const std::string& datasetPath) const;
     Result<std::vector<int8_t>> readInt8Column(const std::string& datasetPath) const;
+    // Floating-point data of any width, converted to double.
+    Result<std::vector<double>> readDoubleColumn(const std::string& datasetPath) const;
     // Variable- or fixed-length strings, trailing NULs stripped, invalid UTF-8 replaced.
     Result<std::vector<std::string>> readStrings(const std::string& datasetPath) const;
 
@@ -69,6 +71,7 @@ private:
     Result<H5Handle> openDataset(const std::string& datasetPath) const;
     Status checkFilters(hid_t dataset, const std::string& datasetPath) const;
     Status checkIntegerType(hid_t dataset, const std::string& datasetPath) const;
+    Status checkFloatType(hid_t dataset, const std::string& datasetPath) const;
     template <typename T>
     Result<std::vector<T>> readNativeColumn(const std::string& datasetPath, hid_t memType) const;
 

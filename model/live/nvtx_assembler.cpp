@@ -15,6 +15,11 @@ using namespace protocol;
 
 namespace {
 
+uint64_t saturatingAdd(uint64_t sum, uint64_t value)
+{
+    return value > UINT64_MAX - sum ? UINT64_MAX : sum + value;
+}
+
 // Counts from the stream are unsigned; columns and metadata hold int64.
 int64_t clampToInt64(uint64_t value)
 {
@@ -177,6 +182,8 @@ void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
     // Records that came before any calibration hold raw ticks: convert them now.
     auto fix = [this](int64_t& t) { t = toNs(uint64_t(t)); };
     for (auto& call : m_calls) {
+        if (call.allocSpan) // CLOCK_MONOTONIC ns already
+            continue;
         fix(call.start);
         if (!call.open)
             fix(call.end);
@@ -185,6 +192,10 @@ void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
         fix(mark.time);
     for (auto& [id, end] : m_pendingEnds)
         fix(end.time);
+    for (auto& large : m_large)
+        fix(large.time);
+    for (auto& [time, bytes] : m_heapInUse)
+        fix(time);
     if (m_windowStart != INT64_MIN)
         fix(m_windowStart);
     if (m_lastNs != INT64_MIN)
@@ -196,19 +207,53 @@ void NvtxAssembler::onDropped(const DroppedRecord& r)
     m_counts.droppedRecords += r.count;
 }
 
+CountedAllocations& NvtxAssembler::countedFor(uint32_t thread)
+{
+    const int64_t call = innermostOpen(thread);
+    const int64_t region = call >= 0 ? int64_t(m_calls[size_t(call)].region) : -1;
+    CountedAllocations& counted = m_counted[{thread, region}];
+    counted.region = region;
+    return counted;
+}
+
 void NvtxAssembler::onAllocDelta(const AllocDeltaRecord& r)
 {
     if (m_finished)
         return;
     m_sawAllocations = true;
-    // With no range open the thread's allocations are outside every range: the totals
-    // count them (see alloc_outside_ranges_* in snapshot()).
-    const int64_t call = innermostOpen(threadOf(r.tid));
-    if (call >= 0) { // saturating: a damaged or hostile stream must not wrap the sums
+    const uint32_t thread = threadOf(r.tid);
+    // Saturating: a damaged or hostile stream must not wrap the sums.
+    const int64_t call = innermostOpen(thread);
+    if (call >= 0) {
         Call& c = m_calls[size_t(call)];
-        c.allocations = r.allocations > UINT64_MAX - c.allocations ? UINT64_MAX : c.allocations + r.allocations;
-        c.allocatedBytes = r.bytes > UINT64_MAX - c.allocatedBytes ? UINT64_MAX : c.allocatedBytes + r.bytes;
+        c.allocations = saturatingAdd(c.allocations, r.allocations);
+        c.allocatedBytes = saturatingAdd(c.allocatedBytes, r.bytes);
     }
+    CountedAllocations& counted = countedFor(thread);
+    counted.allocations = saturatingAdd(counted.allocations, r.allocations);
+    counted.bytes = saturatingAdd(counted.bytes, r.bytes);
+    counted.frees = saturatingAdd(counted.frees, r.frees);
+}
+
+void NvtxAssembler::onAllocSizeBin(const AllocSizeBinRecord& r)
+{
+    if (m_finished || r.bin >= CountedAllocations::kBins)
+        return;
+    m_sawAllocations = true;
+    // Right after its thread's AllocDelta: the same range is innermost.
+    CountedAllocations& counted = countedFor(threadOf(r.tid));
+    counted.binAllocations[r.bin] = saturatingAdd(counted.binAllocations[r.bin], r.allocations);
+    counted.binBytes[r.bin] = saturatingAdd(counted.binBytes[r.bin], r.bytes);
+}
+
+void NvtxAssembler::onLargeAlloc(const LargeAllocRecord& r)
+{
+    if (m_finished)
+        return;
+    m_sawAllocations = true;
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    m_large.push_back({ns, threadOf(r.tid), r.address, r.bytes});
 }
 
 void NvtxAssembler::onAllocTotals(const AllocTotalsRecord& r)
@@ -216,8 +261,14 @@ void NvtxAssembler::onAllocTotals(const AllocTotalsRecord& r)
     if (m_finished)
         return;
     m_sawAllocations = true;
-    m_allocTotals = r;
+    // Samples come from the sender and, after large allocations, from the job's threads:
+    // the latest in time wins, not the last to arrive.
+    if (r.timestamp >= m_allocTotals.timestamp)
+        m_allocTotals = r;
     m_peakLiveBytes = std::max(m_peakLiveBytes, r.liveBytes);
+    const int64_t ns = toNs(r.timestamp);
+    seen(ns);
+    m_heapInUse.emplace_back(ns, r.liveBytes);
 }
 
 void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
@@ -241,6 +292,8 @@ void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
     call.allocSpan = true;
     call.allocations = r.allocations;
     call.allocatedBytes = r.bytes;
+    call.iterations = r.iterations;
+    m_sawAllocSpans = true;
     growCalls(m_calls);
     m_calls.push_back(call);
 }
@@ -405,6 +458,44 @@ NvtxCounts NvtxAssembler::counts() const
     return counts;
 }
 
+void NvtxAssembler::addAllocationTables(Capture& c) const
+{
+    for (const auto& [key, counted] : m_counted) {
+        CountedAllocations row = counted;
+        row.track = threadTrack(c, 0, key.first);
+        c.countedAllocations.push_back(row);
+    }
+    // A free matches the latest large allocation at its address; other frees were of
+    // blocks below the threshold (the interposer cannot tell without a lookup).
+    std::unordered_map<uint64_t, uint64_t> largeAt; // address -> requested bytes
+    for (const LargeAlloc& large : m_large) {
+        int64_t bytes = 0;
+        if (large.bytes) {
+            largeAt[large.address] = large.bytes;
+            bytes = clampToInt64(large.bytes);
+        } else if (auto it = largeAt.find(large.address); it != largeAt.end()) {
+            bytes = -clampToInt64(it->second);
+            largeAt.erase(it);
+        } else {
+            continue;
+        }
+        c.allocations.add(large.time, threadTrack(c, 0, large.thread), large.address, bytes,
+                          AllocationTable::kHost);
+    }
+    c.allocations.finish();
+    if (!m_heapInUse.empty()) {
+        // "host allocated", the name sources with their allocator's own total use: the
+        // heap in use of the whole process, not only what the large allocations add up to.
+        CounterSeries heap;
+        heap.track = counterTrack(c, 0, AllocationTable::kHost, "host allocated");
+        heap.unit = c.strings.intern("bytes");
+        for (const auto& [time, bytes] : m_heapInUse)
+            heap.add(time, double(bytes));
+        heap.finish();
+        c.counters.push_back(std::move(heap));
+    }
+}
+
 std::shared_ptr<Capture> NvtxAssembler::snapshot() const
 {
     auto capture = std::make_shared<Capture>();
@@ -528,6 +619,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         e.allocCounts.resize(n);
         e.allocBytes.resize(n);
     }
+    if (m_sawAllocSpans)
+        e.allocIterations.resize(n);
     std::vector<int64_t> eventOf(m_calls.size(), -1);
     for (size_t k = 0; k < n; ++k) {
         const Call& call = m_calls[order[k]];
@@ -544,6 +637,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
             e.allocCounts[k] = attributed ? clampToInt64(call.allocations) : -1;
             e.allocBytes[k] = attributed ? clampToInt64(call.allocatedBytes) : -1;
         }
+        if (m_sawAllocSpans)
+            e.allocIterations[k] = call.allocSpan ? clampToInt64(call.iterations) : -1;
         if (call.open)
             c.nvtx.closedAtEnd.push_back(k);
         if (call.async && !call.open && call.endThread != call.thread)
@@ -562,6 +657,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
                                 c.strings.intern(text(mark.message)),
                                 mark.call >= 0 ? eventOf[size_t(mark.call)] : -1});
+    // Tracks now rather than at load: allocations and the heap counter go on them, and
+    // merging processes keeps each process's.
+    assignTracks(c);
+    if (m_sawAllocations)
+        addAllocationTables(c);
 
     // Metadata and warnings.
     auto add = [&](const std::string& key, int64_t value) {

@@ -72,6 +72,8 @@ public:
     void onAllocDelta(const protocol::AllocDeltaRecord&) override;
     void onAllocTotals(const protocol::AllocTotalsRecord&) override;
     void onAllocSpan(const protocol::AllocSpanRecord&) override;
+    void onLargeAlloc(const protocol::LargeAllocRecord&) override;
+    void onAllocSizeBin(const protocol::AllocSizeBinRecord&) override;
 
     // The domain lane of the allocation span API's spans ("allocation spans"); their
     // regions are named "alloc: <operation>".
@@ -102,6 +104,7 @@ private:
         // Allocations made while it was the innermost push range of its thread (exclusive),
         // or, for a span of the allocation span API, inside the span.
         uint64_t allocations = 0, allocatedBytes = 0;
+        uint64_t iterations = 0; // a span of the allocation span API: as the program stated
         bool allocSpan = false;
     };
     struct PendingEnd
@@ -119,6 +122,10 @@ private:
     const std::string& text(uint32_t id) const;
     bool admitRoot(int64_t ns);
     int64_t innermostOpen(uint32_t thread) const;
+    // What the thread's allocations since its last report are attributed to: its innermost
+    // open push range's region, or (region -1) the thread itself.
+    CountedAllocations& countedFor(uint32_t thread);
+    void addAllocationTables(Capture& c) const;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
@@ -171,10 +178,20 @@ private:
     NvtxCounts m_counts;
 
     // Allocations (libspanscope-alloc in the job): the latest process totals and the
-    // largest heap in use they showed.
-    bool m_sawAllocations = false;
+    // largest heap in use they showed; the heap in use over time; counts per (dense thread,
+    // region or -1) with `track` unset; large allocations and their frees.
+    bool m_sawAllocations = false, m_sawAllocSpans = false;
     protocol::AllocTotalsRecord m_allocTotals{};
     int64_t m_peakLiveBytes = 0;
+    std::vector<std::pair<int64_t, int64_t>> m_heapInUse; // (ns, bytes)
+    std::map<std::pair<uint32_t, int64_t>, CountedAllocations> m_counted;
+    struct LargeAlloc
+    {
+        int64_t time = 0;
+        uint32_t thread = 0;
+        uint64_t address = 0, bytes = 0; // bytes 0: the block at `address` was freed
+    };
+    std::vector<LargeAlloc> m_large;
 };
 
 } // namespace spanscope::model::live

@@ -73,6 +73,39 @@ Metadata mergeMetadata(const std::vector<ProcessCapture>& processes)
     return merged;
 }
 
+// Process `p`'s tracks as rank `rank` of `c` (ids from `trackBase` on), and what sits on
+// them: counters, allocations one by one (AllocationTable::finish() is left to the caller),
+// counted allocations (`regions` maps p's region ids to c's).
+void appendTracks(Capture& c, const Capture& p, int32_t rank, uint32_t trackBase,
+                  const std::vector<uint32_t>& regions)
+{
+    auto reintern = [&](NameId id) { return c.strings.intern(p.strings.text(id)); };
+    for (Track track : p.tracks) {
+        track.rank = rank;
+        track.name = reintern(track.name);
+        c.tracks.push_back(track);
+    }
+    for (const CounterSeries& series : p.counters) {
+        CounterSeries copy;
+        copy.track = TrackId{series.track.value + trackBase};
+        copy.unit = reintern(series.unit);
+        for (size_t i = 0; i < series.size(); ++i)
+            copy.add(series.time(i), series.value(i));
+        copy.finish();
+        c.counters.push_back(std::move(copy));
+    }
+    const AllocationTable& a = p.allocations;
+    for (size_t i = 0; i < a.size(); ++i)
+        c.allocations.add(a.time(i), TrackId{a.track(i).value + trackBase}, a.address(i),
+                          a.bytes(i), a.device(i));
+    for (CountedAllocations counted : p.countedAllocations) {
+        counted.track.value += trackBase;
+        if (counted.region >= 0)
+            counted.region = int64_t(regions[size_t(counted.region)]);
+        c.countedAllocations.push_back(counted);
+    }
+}
+
 } // namespace
 
 std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& processes)
@@ -98,15 +131,26 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
             if (!(process.capture->events.*optional.member).empty())
                 wanted.insert(optional.name);
 
+    // Processes assembled live come with their tracks (and their allocations and counters
+    // on them): keep each process's, renumbered. Others get theirs at load time.
+    const bool tracks = std::any_of(processes.begin(), processes.end(),
+                                    [](const ProcessCapture& p) { return !p.capture->tracks.empty(); });
     std::map<std::string, uint32_t> regionOf;
     std::map<std::string, uint32_t> domainOf{{"default", 0}};
     uint32_t nextDomain = 1;
     std::set<uint32_t> listed; // merged domain ids already in c.nvtx.domains
     std::map<std::pair<uint32_t, uint32_t>, NameId> categories;
     for (size_t rank = 0; rank < processes.size(); ++rank) {
-        const Capture& p = *processes[rank].capture;
+        std::shared_ptr<const Capture> process = processes[rank].capture;
+        if (tracks && process->tracks.empty()) {
+            auto withTracks = std::make_shared<Capture>(*process);
+            assignTracks(*withTracks);
+            process = std::move(withTracks);
+        }
+        const Capture& p = *process;
         const int32_t r = int32_t(rank);
         const uint64_t base = c.events.size();
+        const uint32_t trackBase = uint32_t(c.tracks.size());
         const size_t n = p.events.size();
         c.ranks.push_back(r);
         const std::string who = "process " + std::to_string(processes[rank].pid) + " (rank " +
@@ -151,6 +195,8 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
             copy.sourceText = reintern(row.sourceText);
             for (NameId& tag : copy.tags)
                 tag = reintern(tag);
+            if (copy.track.valid())
+                copy.track.value += trackBase;
             c.rows.push_back(std::move(copy));
         }
         c.events.start.insert(c.events.start.end(), p.events.start.begin(), p.events.start.end());
@@ -158,6 +204,20 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         for (const auto& optional : kOptionalEventColumns)
             appendColumn(c.events.*optional.member, p.events.*optional.member, n, optional.none,
                          wanted.count(optional.name) > 0);
+
+        if (tracks) {
+            appendTracks(c, p, r, trackBase, regions);
+            // Per call; a process whose calls take their row's track gets it spelled out.
+            c.events.track.resize(base + n, TrackId::kNone);
+            if (p.events.track.size() == n)
+                for (size_t i = 0; i < n; ++i)
+                    c.events.track[base + i] = p.events.track[i] + trackBase;
+            else
+                for (const RegionRow& row : p.rows)
+                    for (uint64_t i = row.offset; i < row.offset + row.count && i < n; ++i)
+                        c.events.track[base + i] =
+                            row.track.valid() ? row.track.value + trackBase : TrackId::kNone;
+        }
 
         for (ThreadInfo thread : p.threads) {
             thread.rank = r;
@@ -196,6 +256,7 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         if (n == 0 && p.nvtx.marks.empty())
             c.warnings.push_back({who + "recorded no range and no mark", {}});
     }
+    c.allocations.finish();
     for (const auto& [key, name] : categories)
         c.nvtx.categories.push_back({key.first, key.second, name});
     std::sort(c.nvtx.domains.begin(), c.nvtx.domains.end(),

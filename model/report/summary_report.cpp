@@ -1,11 +1,14 @@
 #include "summary_report.h"
 
+#include "../stats/alloc_operations.h"
+#include "../stats/allocation_stats.h"
 #include "../stats/gpu_summary.h"
 #include "duration_format.h"
 #include "text_table.h"
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <sstream>
 
@@ -59,6 +62,70 @@ void writeStats(JsonWriter& json, const RegionStats& s)
     json.field("await_ns", s.awaitTotal);
     json.field("alloc_count", s.allocCount);
     json.field("alloc_bytes", s.allocBytes);
+}
+
+void writeFinite(JsonWriter& json, const char* key, double value)
+{
+    json.key(key);
+    if (std::isfinite(value))
+        json.value(value);
+    else
+        json.null();
+}
+
+void writeInterval(JsonWriter& json, const char* key, const alloc::Interval& interval)
+{
+    json.key(key);
+    if (!std::isfinite(interval.low) || !std::isfinite(interval.high)) {
+        json.null();
+        return;
+    }
+    json.beginArray();
+    json.value(interval.low);
+    json.value(interval.high);
+    json.endArray();
+}
+
+// "<prefix>_count", "<prefix>_bytes" and "<prefix>_frees" of the counted allocations `pick`
+// selects; null where the capture counted none.
+template <typename Pick>
+void writeCounted(JsonWriter& json, const std::string& prefix, bool counted, const Capture& capture, Pick pick)
+{
+    const CountedAllocations sum = counted ? sumCounted(capture, pick) : CountedAllocations{};
+    for (const auto& [suffix, value] : {std::pair{"_count", sum.allocations}, std::pair{"_bytes", sum.bytes},
+                                        std::pair{"_frees", sum.frees}}) {
+        json.key(prefix + suffix);
+        if (counted)
+            json.value(value);
+        else
+            json.null();
+    }
+}
+
+// A row's log2 size bins of live captures: [{"min_bytes", "allocations", "bytes"}] for
+// every bin that has allocations (made while one of its calls was innermost), null when
+// the capture has no counted allocations.
+void writeAllocSizes(JsonWriter& json, const Capture& capture, const RegionRow& row)
+{
+    json.key("alloc_sizes");
+    if (capture.countedAllocations.empty()) {
+        json.null();
+        return;
+    }
+    const CountedAllocations sum = sumCounted(capture, [&](const CountedAllocations& counted) {
+        return counted.region == int64_t(row.region) && capture.track(counted.track).rank == row.rank;
+    });
+    json.beginArray();
+    for (size_t bin = 0; bin < CountedAllocations::kBins; ++bin) {
+        if (!sum.binAllocations[bin])
+            continue;
+        json.beginObject();
+        json.field("min_bytes", uint64_t(bin == 0 ? 0 : uint64_t(1) << bin));
+        json.field("allocations", sum.binAllocations[bin]);
+        json.field("bytes", sum.binBytes[bin]);
+        json.endObject();
+    }
+    json.endArray();
 }
 
 void writeMetadataValue(JsonWriter& json, const MetadataValue& v)
@@ -315,12 +382,38 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
     // Lanes: the file's thread_table rows; for NVTX captures also domains and counts.
     json.key("threads");
     json.beginArray();
+    const bool counted = !capture.countedAllocations.empty();
     for (const auto& thread : capture.threads) {
         json.beginObject();
         json.field("rank", int64_t(thread.rank));
         json.field("id", thread.index);
         json.field("native_id", thread.nativeId);
         json.field("name", capture.strings.text(thread.name));
+        // Live captures recorded with --alloc: what the thread allocated, and the part of
+        // it made outside every range.
+        auto onThread = [&](const CountedAllocations& row, bool outside) {
+            const Track& track = capture.track(row.track);
+            return track.rank == thread.rank && track.thread == thread.index && (!outside || row.region < 0);
+        };
+        writeCounted(json, "alloc", counted, capture, [&](const CountedAllocations& row) { return onThread(row, false); });
+        writeCounted(json, "alloc_outside_ranges", counted, capture,
+                     [&](const CountedAllocations& row) { return onThread(row, true); });
+        json.endObject();
+    }
+    json.endArray();
+    json.key("alloc_operations");
+    json.beginArray();
+    for (const alloc::OperationReport& op : allocOperations(capture)) {
+        json.beginObject();
+        json.field("name", op.name);
+        json.field("spans", op.spans);
+        json.field("iterations", op.iterations);
+        json.field("bytes", op.bytes);
+        json.field("allocations", op.allocations);
+        writeFinite(json, "bytes_per_iteration", op.bytesPerIteration);
+        writeFinite(json, "allocations_per_iteration", op.allocationsPerIteration);
+        writeInterval(json, "bytes_interval", op.bytesInterval);
+        writeInterval(json, "allocations_interval", op.allocationsInterval);
         json.endObject();
     }
     json.endArray();
@@ -367,6 +460,7 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
         for (const auto tag : row.tags)
             json.value(capture.strings.text(tag));
         json.endArray();
+        writeAllocSizes(json, capture, row);
         json.endObject();
     }
     json.endArray();

@@ -1,5 +1,7 @@
 #include "allocation_stats.h"
 
+#include "saturating.h"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -47,6 +49,37 @@ bool covered(const std::vector<std::pair<int64_t, int64_t>>& intervals, int64_t 
     return it != intervals.begin() && t < std::prev(it)->second;
 }
 
+// The counted allocations in scope: every row for the whole run, else the rows of the
+// scope's (region, rank) pairs.
+void addCounted(const Capture& capture, const AllocationScope& scope, AllocationBreakdown& b)
+{
+    b.counted = true;
+    b.freedBytesKnown = false;
+    std::set<std::pair<int64_t, int32_t>> regions;
+    if (scope.rows)
+        for (const uint32_t r : *scope.rows)
+            regions.emplace(capture.rows[r].region, capture.rows[r].rank);
+    const CountedAllocations sum = sumCounted(capture, [&](const CountedAllocations& row) {
+        return !scope.rows || regions.count({row.region, capture.track(row.track).rank}) > 0;
+    });
+    auto clamp = [](uint64_t value) { return int64_t(std::min<uint64_t>(value, INT64_MAX)); };
+    b.allocs += sum.allocations;
+    b.allocatedBytes = addSaturating(b.allocatedBytes, clamp(sum.bytes));
+    b.frees += sum.frees;
+    for (size_t bin = 0; bin < AllocationBreakdown::kBins; ++bin) {
+        b.countByLog2[bin] += sum.binAllocations[bin];
+        b.bytesByLog2[bin] = addSaturating(b.bytesByLog2[bin], clamp(sum.binBytes[bin]));
+    }
+    // The heap in use of the job, where it was sampled; a region has no peak of its own.
+    b.peakKnown = false;
+    if (!scope.rows)
+        for (const CounterSeries& series : capture.counters)
+            if (!series.empty() && capture.strings.text(capture.track(series.track).name) == "host allocated") {
+                b.peakBytes = std::max(b.peakBytes, int64_t(series.maximum()));
+                b.peakKnown = true;
+            }
+}
+
 } // namespace
 
 void addImpliedAllocationCounters(Capture& capture)
@@ -91,6 +124,10 @@ AllocationBreakdown allocationBreakdown(const Capture& capture, const Allocation
 {
     AllocationBreakdown b;
     const auto& a = capture.allocations;
+    const bool counted = !capture.countedAllocations.empty() &&
+                         (!scope.device || *scope.device == AllocationTable::kHost);
+    if (counted)
+        addCounted(capture, scope, b);
     std::unordered_map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> coverage;
     if (scope.rows)
         coverage = regionCoverage(capture, *scope.rows);
@@ -105,6 +142,11 @@ AllocationBreakdown allocationBreakdown(const Capture& capture, const Allocation
                 continue;
         }
         const int64_t bytes = a.bytes(i);
+        if (counted && a.device(i) == AllocationTable::kHost) { // counted below
+            if (bytes >= 0)
+                sizes.emplace_back(bytes, uint32_t(i));
+            continue;
+        }
         live += bytes;
         b.peakBytes = std::max(b.peakBytes, live);
         if (bytes >= 0) {

@@ -33,9 +33,36 @@ struct AllocationBreakdown
     std::array<uint64_t, kBins> countByLog2{};
     std::array<int64_t, kBins> bytesByLog2{};
     std::vector<uint32_t> largest; // AllocationTable rows, largest first
+    // Host memory of a live capture (Capture::countedAllocations): counts, bytes and bins
+    // are the sums counted per (thread, innermost range), so a region's are exclusive
+    // (made while one of its calls was innermost on its thread); frees are counted, their
+    // bytes are not; the peak is the heap in use (whole run only); `largest` holds the
+    // allocations the collector sent one by one (at or above its threshold).
+    bool counted = false;
+    bool freedBytesKnown = true, peakKnown = true;
 };
 
 size_t log2Bin(uint64_t bytes);
+
+// Live captures (Capture::countedAllocations): the sums over the rows that `pick(row)`
+// selects, region set to -1. Saturating.
+template <typename Pick> CountedAllocations sumCounted(const Capture& capture, Pick pick)
+{
+    CountedAllocations sum;
+    auto add = [](uint64_t& to, uint64_t value) { to = value > UINT64_MAX - to ? UINT64_MAX : to + value; };
+    for (const CountedAllocations& row : capture.countedAllocations) {
+        if (!pick(row))
+            continue;
+        add(sum.allocations, row.allocations);
+        add(sum.bytes, row.bytes);
+        add(sum.frees, row.frees);
+        for (size_t bin = 0; bin < CountedAllocations::kBins; ++bin) {
+            add(sum.binAllocations[bin], row.binAllocations[bin]);
+            add(sum.binBytes[bin], row.binBytes[bin]);
+        }
+    }
+    return sum;
+}
 
 // The counter allocation events imply: per (rank, device) without an "allocated" counter of
 // the source's own (PyTorch reports its allocator's totals; a plain allocation stream does

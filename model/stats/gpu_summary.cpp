@@ -1,10 +1,13 @@
 #include "gpu_summary.h"
 
+#include "allocation_stats.h"
 #include "saturating.h"
 #include "../gpu/launch_gpu_time.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <type_traits>
 
 namespace spanscope::model {
 
@@ -72,6 +75,24 @@ std::vector<AllocationTotals> summarizeAllocations(const Capture& capture)
         int64_t& now = live[a.device(i)];
         now += bytes;
         t.peakBytes = std::max(t.peakBytes, now);
+    }
+    // Live captures count every allocation (the table holds only the large ones): the
+    // job's totals, which cover threads that never reported one by one too.
+    if (!capture.countedAllocations.empty()) {
+        AllocationTotals& host = totals[AllocationTable::kHost];
+        const CountedAllocations sum = sumCounted(capture, [](const CountedAllocations&) { return true; });
+        host = {};
+        host.allocs = sum.allocations;
+        host.frees = sum.frees;
+        host.allocBytes = int64_t(std::min<uint64_t>(sum.bytes, INT64_MAX));
+        auto total = [&](const char* key, auto& value) {
+            if (const MetadataValue* v = findMetadata(capture.metadata, key);
+                v && v->kind == MetadataValue::Kind::Integer && v->integer >= 0)
+                value = std::max<std::decay_t<decltype(value)>>(value, v->integer);
+        };
+        total("alloc_total_allocations", host.allocs);
+        total("alloc_total_frees", host.frees);
+        total("alloc_total_bytes", host.allocBytes);
     }
     // A source that reports its allocator's total (PyTorch's "Total Allocated") knows
     // better: it counts memory allocated before the trace began.

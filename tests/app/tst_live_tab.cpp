@@ -11,6 +11,7 @@
 #include "model/capture_loader.h"
 #include "model/live/job_registry.h"
 #include "views/capture_view.h"
+#include "views/region_table_model.h"
 #include "views/plots/allocations_view.h"
 #include "views/plots/plot_frame.h"
 #include "views/timeline/timeline_view.h"
@@ -23,6 +24,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -36,6 +38,14 @@ using namespace spanscope::test;
 namespace {
 
 constexpr int kJobTimeoutMs = 60'000;
+
+uint32_t regionId(const model::Capture& capture, const std::string& name)
+{
+    for (uint32_t region = 0; region < capture.regionNames.size(); ++region)
+        if (capture.regionName(region) == name)
+            return region;
+    return UINT32_MAX;
+}
 
 class RecordingMainWindow : public app::MainWindow
 {
@@ -292,7 +302,7 @@ private slots:
                                                              capture->events.allocBytes[e]};
         const std::map<std::string, std::pair<int64_t, int64_t>> expected = {
             {"outer", {2, 200}}, {"inner", {4, 184}}, {"worker", {9, 5290}}, {"empty", {0, 0}},
-            {"alloc: fill", {3, 192}}};
+            {"big", {1, 3 << 20}}, {"alloc: fill", {3, 192}}};
         QCOMPARE(perRange, expected);
         auto* table = tab->findChild<QTableView*>(QStringLiteral("regionTable"));
         QVERIFY(table);
@@ -301,10 +311,33 @@ private slots:
             headers << table->model()->headerData(c, Qt::Horizontal).toString();
         QVERIFY2(headers.contains("Allocs/call") && headers.contains("Bytes/call"), qPrintable(headers.join(',')));
         QVERIFY(testing::saveScreenshot(window, "live-allocations"));
-        // The Allocations tab says where the per-range counts are, not "no allocations".
-        auto* allocationsTab = tab->findChild<views::AllocationsView*>(QStringLiteral("allocations"));
-        QVERIFY(allocationsTab);
-        QTRY_VERIFY(allocationsTab->frame()->message().contains("counts allocations per range"));
+        // The Allocations tab: the job's size histogram, and the 3 MiB block in the table.
+        views::AllocationsView* allocations = tab->view()->allocations();
+        tab->view()->sideTabs()->setCurrentWidget(allocations);
+        allocations->setWholeRun(true);
+        QTRY_VERIFY(allocations->result() != nullptr);
+        const model::AllocationBreakdown& whole = allocations->result()->breakdown;
+        QVERIFY(whole.counted);
+        QVERIFY(whole.countByLog2[9] >= 5);  // worker's 5 of 1000 bytes
+        QCOMPARE(whole.countByLog2[21], 1u); // the 3 MiB block
+        QVERIFY(allocations->frame()->plotShown());
+        QCOMPARE(allocations->largestTable()->rowCount(), 1);
+        QCOMPARE(allocations->largestTable()->item(0, 0)->text(), QStringLiteral("3.000 MiB"));
+        QVERIFY2(allocations->largestTable()->item(0, 4)->text().contains("big"),
+                 qPrintable(allocations->largestTable()->item(0, 4)->text()));
+        QVERIFY2(allocations->figuresText().contains("heap in use peaked at"), qPrintable(allocations->figuresText()));
+        window.resize(1400, 1300); // room for the histogram
+        QTRY_VERIFY(allocations->frame()->height() > 250);
+        QVERIFY(testing::saveScreenshot(window, "live-allocations-tab"));
+        // One region: what was made while it was innermost.
+        allocations->setWholeRun(false);
+        const int worker = tab->view()->regionModel()->findEntry(regionId(*capture, "worker"), std::nullopt);
+        QVERIFY(worker >= 0);
+        allocations->showRegion(regionId(*capture, "worker"), tab->view()->regionModel()->captureRows(worker));
+        QTRY_VERIFY(allocations->result() != nullptr);
+        QCOMPARE(allocations->result()->breakdown.allocs, uint64_t(9));
+        QCOMPARE(allocations->result()->breakdown.countByLog2[9], uint64_t(5));
+        QCOMPARE(allocations->largestTable()->rowCount(), 0);
         QVERIFY(window.errors.isEmpty());
     }
 #endif

@@ -8,6 +8,11 @@
 //   worker "worker"  malloc(1000) x5, malloc(10) -> realloc(20),
 //                    posix_memalign(64, 256), strdup("abc")  9 allocations, 5290 bytes
 //   worker "empty"   nothing                                 0 allocations,    0 bytes
+//   main   "big"     malloc(3 MiB), freed                    1 allocation, 3145728 bytes
+//                    (at or above the collector's 1 MiB threshold: also sent one by one)
+// Size bins (log2 of the requested size) as the capture must show them: outer 2 in
+// [64, 128); inner 3 in [32, 64) and 1 in [64, 128); worker 5 in [512, 1024), one each in
+// [4, 8) (strdup), [8, 16), [16, 32), [256, 512); big 1 in [2 MiB, 4 MiB).
 // Outside any range, each thread also allocates (std::thread, the workload's own setup).
 // Then, outside every range, the span API measures "fill" (3 iterations of one malloc(64)
 // each, one thread span): it shows as the range "alloc: fill" on the "allocation spans" lane.
@@ -66,6 +71,10 @@ int main(int argc, char** argv)
     delete keep(new Wide);
     nvtxRangePop();
     std::free(keep(std::calloc(4, 25)));
+    nvtxRangePop();
+
+    nvtxRangePushA("big");
+    std::free(keep(std::malloc(3u << 20)));
     nvtxRangePop();
 
     std::thread t([&] {

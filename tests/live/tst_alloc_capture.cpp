@@ -62,20 +62,69 @@ private slots:
         // The span API's span is a range of its own, with what it measured.
         const QMap<QString, QPair<qint64, qint64>> expected = {
             {"outer", {2, 200}}, {"inner", {4, 184}}, {"worker", {9, 5290}}, {"empty", {0, 0}},
-            {"alloc: fill", {3, 192}}};
+            {"big", {1, 3 << 20}}, {"alloc: fill", {3, 192}}};
         QCOMPARE(perRange, expected);
+
+        // Their log2 size bins: {lowest size of the bin: (allocations, bytes)}.
+        QMap<QString, QMap<qint64, QPair<qint64, qint64>>> sizes;
+        for (const QJsonValue& region : summary["regions"].toArray())
+            for (const QJsonValue& bin : region.toObject()["alloc_sizes"].toArray())
+                sizes[region.toObject()["name"].toString()][bin.toObject()["min_bytes"].toInteger()] = {
+                    bin.toObject()["allocations"].toInteger(), bin.toObject()["bytes"].toInteger()};
+        using Bins = QMap<qint64, QPair<qint64, qint64>>;
+        QCOMPARE(sizes["outer"], (Bins{{64, {2, 200}}}));
+        QCOMPARE(sizes["inner"], (Bins{{32, {3, 120}}, {64, {1, 64}}}));
+        QCOMPARE(sizes["worker"], (Bins{{4, {1, 4}}, {8, {1, 10}}, {16, {1, 20}}, {256, {1, 256}}, {512, {5, 5000}}}));
+        QCOMPARE(sizes["big"], (Bins{{2 << 20, {1, 3 << 20}}}));
+        QVERIFY(!sizes.contains("empty"));
 
         const QJsonObject metadata = summary["metadata"].toObject();
         QCOMPARE(metadata["dropped_records"].toInt(), 0);
         // The totals cover everything the job allocated, ranges or not.
-        QVERIFY(metadata["alloc_total_allocations"].toInteger() >= 15);
-        QVERIFY(metadata["alloc_total_bytes"].toInteger() >= 5674);
-        QCOMPARE(metadata["alloc_in_ranges_allocations"].toInteger(), 15); // the span's are outside
+        const qint64 total = metadata["alloc_total_allocations"].toInteger();
+        QVERIFY(total >= 16);
+        QVERIFY(metadata["alloc_total_bytes"].toInteger() >= 5674 + (3 << 20));
+        QCOMPARE(metadata["alloc_in_ranges_allocations"].toInteger(), 16); // the span's are outside
         QStringList domains;
         for (const QJsonValue& d : summary["domains"].toArray())
             domains << d.toObject()["name"].toString();
         QVERIFY2(domains.contains("allocation spans"), qPrintable(domains.join(',')));
-        QCOMPARE(metadata["alloc_in_ranges_bytes"].toInteger(), 5674);
+        QCOMPARE(metadata["alloc_in_ranges_bytes"].toInteger(), 5674 + (3 << 20));
+
+        // Per thread: the worker made its 9 inside "worker"; every thread's count is its
+        // ranges' plus what it made outside them, and the threads add up to the job's total.
+        const QJsonArray threads = summary["threads"].toArray();
+        QCOMPARE(threads.size(), 2);
+        qint64 threadSum = 0;
+        for (const QJsonValue& t : threads) {
+            const QJsonObject thread = t.toObject();
+            threadSum += thread["alloc_count"].toInteger();
+            const qint64 outside = thread["alloc_outside_ranges_count"].toInteger();
+            if (thread["id"].toInt() == 1) {
+                QCOMPARE(thread["alloc_count"].toInteger(), 9);
+                QCOMPARE(outside, 0);
+            } else { // outer, inner, big; then the span's 3 and the job's own setup, outside
+                QCOMPARE(thread["alloc_count"].toInteger() - outside, 7);
+                QVERIFY(outside >= 3);
+            }
+        }
+        QCOMPARE(threadSum, total);
+        // The job's allocations as one device: the counts, and the heap's peak, which the
+        // 3 MiB block (sent one by one, with the heap right after it) reached.
+        const QJsonObject cpu = summary["allocations"].toArray()[0].toObject();
+        QCOMPARE(cpu["device"].toString(), QStringLiteral("cpu"));
+        QCOMPARE(cpu["allocs"].toInteger(), total);
+        QVERIFY2(cpu["peak_bytes"].toInteger() >= 3 << 20, QJsonDocument(cpu).toJson().constData());
+        // The span API's operation, with the fields of Report::writeJson.
+        const QJsonArray operations = summary["alloc_operations"].toArray();
+        QCOMPARE(operations.size(), 1);
+        const QJsonObject fill = operations[0].toObject();
+        QCOMPARE(fill["name"].toString(), QStringLiteral("fill"));
+        QCOMPARE(fill["spans"].toInt(), 1);
+        QCOMPARE(fill["iterations"].toInt(), 3);
+        QCOMPARE(fill["allocations_per_iteration"].toDouble(), 1.0);
+        QCOMPARE(fill["bytes_per_iteration"].toDouble(), 64.0);
+        QVERIFY(fill["bytes_interval"].isNull()); // one span: no interval
         QVERIFY(metadata["alloc_outside_ranges_allocations"].toInteger() > 0); // std::thread, stdio
         QVERIFY(metadata["alloc_peak_live_bytes"].toInteger() > 0);
 

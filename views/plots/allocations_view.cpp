@@ -167,18 +167,12 @@ void AllocationsView::refresh()
     m_table->setRowCount(0);
     m_figures->clear();
     const bool whole = m_wholeRun->isChecked();
-    if (!m_capture || !m_index || m_capture->allocations.empty()) {
+    const bool counted = m_capture && !m_capture->countedAllocations.empty();
+    if (!m_capture || !m_index || (m_capture->allocations.empty() && !counted)) {
         m_title->setText(tr("Allocations"));
-        if (m_capture && m_capture->events.hasAllocations())
-            // Recorded with spanscope-run --alloc: counts per range, not one event each.
-            m_frame->showMessage(
-                tr("This capture counts allocations per range: see Allocs/call and Bytes/call "
-                   "in the region table, and the alloc_ totals in Metadata. Sizes and single "
-                   "allocations are not recorded live."));
-        else
-            m_frame->showMessage(
-                tr("This capture has no allocation events. The PyTorch profiler records them "
-                   "with profile_memory=True; spanscope-run --alloc counts them per range."));
+        m_frame->showMessage(
+            tr("This capture has no allocation events. The PyTorch profiler records them "
+               "with profile_memory=True; spanscope-run --alloc counts them per range."));
         return;
     }
     if (!whole && !m_region) {
@@ -187,9 +181,13 @@ void AllocationsView::refresh()
             tr("Select a region to see what its calls allocated, or tick \u201cWhole run\u201d."));
         return;
     }
-    m_title->setText(whole ? tr("Allocations of the whole run")
-                           : tr("Allocations inside the calls of %1 (on their threads)")
-                                 .arg(QString::fromStdString(m_capture->regionName(*m_region))));
+    const QString region = m_region ? QString::fromStdString(m_capture->regionName(*m_region)) : QString();
+    // Counted live, a region's allocations are those made while it was innermost.
+    m_title->setText(whole     ? tr("Allocations of the whole run")
+                     : counted ? tr("Allocations made directly in %1 (while one of its calls was "
+                                    "the innermost range of its thread)")
+                                     .arg(region)
+                               : tr("Allocations inside the calls of %1 (on their threads)").arg(region));
     if (!isVisible()) {
         m_stale = true; // computed when the tab is first shown
         return;
@@ -219,12 +217,19 @@ void AllocationsView::apply(std::shared_ptr<const AllocationResult> result)
     m_result = std::move(result);
     const auto& b = m_result->breakdown;
     QString figures =
-        tr("%1 allocations (%2), %3 frees (%4); at most %5 of these in use at once")
-            .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees),
-                 bytesText(double(b.freedBytes)), bytesText(double(b.peakBytes)));
+        b.counted ? tr("%1 allocations (%2 requested), %3 frees")
+                        .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees))
+                  : tr("%1 allocations (%2), %3 frees (%4); at most %5 of these in use at once")
+                        .arg(countText(b.allocs), bytesText(double(b.allocatedBytes)), countText(b.frees),
+                             bytesText(double(b.freedBytes)), bytesText(double(b.peakBytes)));
+    if (b.counted && b.peakKnown)
+        figures += tr("; the heap in use peaked at %1").arg(bytesText(double(b.peakBytes)));
+    if (b.counted)
+        figures += tr(". The table lists the large allocations, sent one by one (1 MiB or more "
+                      "unless SPANSCOPE_ALLOC_THRESHOLD set another size).");
     // The allocator's own total, where the source reports it, counts what was allocated
     // before the recording began too.
-    if (m_wholeRun->isChecked() && m_device->currentData().isValid())
+    if (!b.counted && m_wholeRun->isChecked() && m_device->currentData().isValid())
         for (const auto& series : m_capture->counters) {
             const auto& track = m_capture->track(series.track);
             const std::string& name = m_capture->strings.text(track.name);
