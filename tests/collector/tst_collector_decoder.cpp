@@ -87,6 +87,8 @@ struct Counter : DecoderHandler
     std::vector<AllocTotalsRecord> totals;
     std::vector<LargeAllocRecord> large;
     std::vector<AllocSpanRecord> spans;
+    std::vector<AllocSizeBinRecord> bins;
+    void onAllocSizeBin(const AllocSizeBinRecord& r) override { bins.push_back(r); }
     void onAllocDelta(const AllocDeltaRecord& r) override { deltas.push_back(r); }
     void onAllocTotals(const AllocTotalsRecord& r) override { totals.push_back(r); }
     void onLargeAlloc(const LargeAllocRecord& r) override { large.push_back(r); }
@@ -151,6 +153,7 @@ private slots:
         const std::string records =
             stringDef(1, "fan_out") +
             record(RecordType::AllocDelta, AllocDeltaRecord{{}, 7, 150, 3, 300, 2}) +
+            record(RecordType::AllocSizeBin, AllocSizeBinRecord{{}, 7, 6, 0, 3, 300}) +
             record(RecordType::AllocTotals, AllocTotalsRecord{{}, 0, 160, 40, 4000, 30, -12}) +
             record(RecordType::LargeAlloc, LargeAllocRecord{{}, 7, 170, 0x1000, 1u << 21}) +
             record(RecordType::LargeAlloc, LargeAllocRecord{{}, 7, 180, 0x1000, 0}) +
@@ -161,6 +164,9 @@ private slots:
         QVERIFY2(d.feed(bytes.data(), bytes.size()) && d.finish(), d.error().c_str());
         QCOMPARE(c.deltas.size(), size_t(1));
         QCOMPARE(c.deltas[0].bytes, 300u);
+        QCOMPARE(c.bins.size(), size_t(1));
+        QCOMPARE(c.bins[0].bin, 6u);
+        QCOMPARE(c.bins[0].allocations, 3u);
         QCOMPARE(c.totals.size(), size_t(1));
         QCOMPARE(c.totals[0].liveBytes, -12);
         QCOMPARE(c.large.size(), size_t(2));
@@ -173,6 +179,10 @@ private slots:
         const std::string undefined =
             hello() + frame(FrameType::Data, record(RecordType::AllocSpan, AllocSpanRecord{{}, 7, 1, 2, 1, 0, 0, 9, 0}));
         QVERIFY(QString::fromStdString(decodeError(undefined)).contains("allocation span uses string id 9"));
+        // A size bin past the 64 there are.
+        const std::string farBin =
+            hello() + frame(FrameType::Data, record(RecordType::AllocSizeBin, AllocSizeBinRecord{{}, 7, 64, 0, 1, 1}));
+        QVERIFY(QString::fromStdString(decodeError(farBin)).contains("allocation size bin 64 out of range (0 to 63)"));
         std::string shortDelta = record(RecordType::AllocDelta, AllocDeltaRecord{});
         shortDelta[2] = 32;
         QVERIFY(QString::fromStdString(decodeError(hello() + frame(FrameType::Data, shortDelta.substr(0, 32))))

@@ -101,6 +101,32 @@ public:
         r.bytes = bytes;
         m_a.onAllocDelta(r);
     }
+    void bin(uint32_t tid, uint32_t bin, uint64_t allocations, uint64_t bytes)
+    {
+        AllocSizeBinRecord r{};
+        r.tid = tid;
+        r.bin = bin;
+        r.allocations = allocations;
+        r.bytes = bytes;
+        m_a.onAllocSizeBin(r);
+    }
+    void large(uint32_t tid, uint64_t t, uint64_t address, uint64_t bytes)
+    {
+        LargeAllocRecord r{};
+        r.tid = tid;
+        r.timestamp = t;
+        r.address = address;
+        r.bytes = bytes;
+        m_a.onLargeAlloc(r);
+    }
+    void totals(uint64_t t, uint64_t allocations, int64_t liveBytes)
+    {
+        AllocTotalsRecord r{};
+        r.timestamp = t;
+        r.allocations = allocations;
+        r.liveBytes = liveBytes;
+        m_a.onAllocTotals(r);
+    }
     void threadName(uint32_t tid, const std::string& name)
     {
         ThreadInfoRecord r{};
@@ -203,6 +229,155 @@ private slots:
         g.push(1, 10, "outer");
         g.pop(1, 20);
         QVERIFY(!plain.snapshot()->events.hasAllocations());
+    }
+
+    // Size bins follow their AllocDelta to the same place: the innermost range's region on
+    // that thread, or the thread itself. Large allocations become single allocation events
+    // (a free matched by address, an unknown one ignored), the totals a heap counter.
+    void sizeBinsLargeAllocationsAndTheHeap()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        f.threadName(1, "main");
+        f.allocs(1, 5, 1, 8); // before any range: the thread's own
+        f.bin(1, 3, 1, 8);
+        f.push(1, 10, "work");
+        f.allocs(1, 12, 3, 2100);
+        f.bin(1, 5, 2, 100);
+        f.bin(1, 11, 1, 2000);
+        f.large(1, 13, 0x1000, 3 << 20);
+        f.totals(14, 4, 3 << 20);
+        f.large(1, 15, 0x1000, 0);  // frees the block above
+        f.large(1, 16, 0x9999, 0);  // a block never seen: ignored
+        f.totals(17, 4, 4096);
+        f.pop(1, 20);
+        f.push(2, 30, "work"); // same region, another thread
+        f.allocs(2, 31, 1, 40);
+        f.bin(2, 5, 1, 40);
+        f.bin(2, 99, 1, 1); // out of range: ignored (the decoder rejects it first)
+        f.pop(2, 40);
+        const auto c = a.snapshot();
+
+        QCOMPARE(c->countedAllocations.size(), size_t(3));
+        auto row = [&](int64_t thread, int64_t region) -> const CountedAllocations* {
+            for (const auto& counted : c->countedAllocations)
+                if (c->track(counted.track).thread == thread && counted.region == region)
+                    return &counted;
+            return nullptr;
+        };
+        const int64_t work = c->rows[size_t(0)].region;
+        const CountedAllocations* outside = row(0, -1);
+        QVERIFY(outside);
+        QCOMPARE(outside->allocations, uint64_t(1));
+        QCOMPARE(outside->binAllocations[3], uint64_t(1));
+        QCOMPARE(c->track(outside->track).kind, TrackKind::Thread);
+        const CountedAllocations* main = row(0, work);
+        QVERIFY(main);
+        QCOMPARE(main->allocations, uint64_t(3));
+        QCOMPARE(main->bytes, uint64_t(2100));
+        QCOMPARE(main->binAllocations[5], uint64_t(2));
+        QCOMPARE(main->binBytes[11], uint64_t(2000));
+        const CountedAllocations* other = row(1, work);
+        QVERIFY(other);
+        QCOMPARE(other->binAllocations[5], uint64_t(1));
+        uint64_t binned = 0;
+        for (const uint64_t n : other->binAllocations)
+            binned += n;
+        QCOMPARE(binned, uint64_t(1));
+
+        QCOMPARE(c->allocations.size(), size_t(2)); // the block and its free
+        QCOMPARE(c->allocations.bytes(0), int64_t(3 << 20));
+        QCOMPARE(c->allocations.bytes(1), -int64_t(3 << 20));
+        QCOMPARE(c->allocations.time(0), int64_t(1013));
+        QCOMPARE(c->allocations.track(0), outside->track);
+        QCOMPARE(c->counters.size(), size_t(1));
+        QCOMPARE(c->strings.text(c->track(c->counters[0].track).name), std::string("host allocated"));
+        QCOMPARE(c->counters[0].size(), size_t(2));
+        QCOMPARE(c->counters[0].maximum(), double(3 << 20));
+        QCOMPARE(metadataInt(*c, "alloc_live_bytes"), 4096); // the latest sample in time
+    }
+
+    // Counted allocations, large ones, the heap counter and the span API's iterations
+    // survive a save (/spanscope/alloc, /spanscope/counters) and a read back exactly; a
+    // damaged table becomes a warning naming it, and the rest of the capture still loads.
+    void allocationTablesAreSavedAndDamageWarns()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        f.push(1, 10, "work");
+        f.allocs(1, 12, 3, 2100);
+        f.bin(1, 5, 2, 100);
+        f.bin(1, 11, 1, 2000);
+        f.large(1, 13, 0x1000, 3 << 20);
+        f.totals(14, 4, 3 << 20);
+        f.pop(1, 20);
+        f.allocs(2, 25, 2, 24); // a thread with no range
+        f.bin(2, 3, 2, 24);
+        AllocSpanRecord span{};
+        span.tid = 1;
+        span.startNs = 1030;
+        span.endNs = 1040;
+        span.iterations = 4;
+        span.allocations = 8;
+        span.bytes = 512;
+        span.operation = f.str("fill");
+        a.onAllocSpan(span);
+        a.onEnd();
+        a.finish();
+        const auto c = a.snapshot();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("allocs.h5").toStdString();
+        QVERIFY(io::writeCaptureFile(*c, path).ok());
+        auto read = io::readRegionFile(path);
+        QVERIFY2(read.ok(), read.ok() ? "" : read.error().toString().c_str());
+        const Capture& back = *read.value();
+        QVERIFY(back.warnings.empty());
+        QCOMPARE(back.countedAllocations.size(), c->countedAllocations.size());
+        for (size_t i = 0; i < back.countedAllocations.size(); ++i) {
+            const auto& x = c->countedAllocations[i];
+            const auto& y = back.countedAllocations[i];
+            QCOMPARE(back.track(y.track).kind, TrackKind::Thread);
+            QCOMPARE(back.track(y.track).thread, c->track(x.track).thread);
+            QCOMPARE(y.region, x.region);
+            QCOMPARE(y.allocations, x.allocations);
+            QCOMPARE(y.bytes, x.bytes);
+            QCOMPARE(y.frees, x.frees);
+            QVERIFY(y.binAllocations == x.binAllocations);
+            QVERIFY(y.binBytes == x.binBytes);
+        }
+        QCOMPARE(back.allocations.size(), size_t(1));
+        QCOMPARE(back.allocations.bytes(0), int64_t(3 << 20));
+        QCOMPARE(back.allocations.address(0), uint64_t(0x1000));
+        QCOMPARE(back.allocations.time(0), c->allocations.time(0));
+        QCOMPARE(back.counters.size(), size_t(1));
+        QCOMPARE(back.counters[0].size(), c->counters[0].size());
+        QCOMPARE(back.counters[0].maximum(), double(3 << 20));
+        QCOMPARE(back.strings.text(back.counters[0].unit), std::string("bytes"));
+        const int64_t fill = firstEvent(back, "alloc: fill");
+        QCOMPARE(back.events.allocIterations[size_t(fill)], int64_t(4));
+
+        auto rewrite = [&](const char* dataset, hid_t type, std::vector<int64_t> values) {
+            hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+            H5Ldelete(file, dataset, H5P_DEFAULT);
+            const hsize_t n = values.size();
+            hid_t space = H5Screate_simple(1, &n, nullptr);
+            hid_t d = H5Dcreate2(file, dataset, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+            H5Dclose(d);
+            H5Sclose(space);
+            H5Fclose(file);
+        };
+        std::vector<int64_t> regions(c->countedAllocations.size(), 99); // no such region
+        rewrite("/spanscope/alloc/counted_regions", H5T_STD_I64LE, regions);
+        rewrite("/spanscope/counters/sample_values", H5T_STD_I64LE, {1, 2}); // integers, not doubles
+        auto damaged = io::readRegionFile(path);
+        QVERIFY(damaged.ok());
+        const Capture& d = *damaged.value();
+        QVERIFY(hasWarning(d, "the allocation tables cannot be read and are left out: counted "
+                              "allocations name a region that does not exist"));
+        QVERIFY(hasWarning(d, "the counters cannot be read and are left out"));
+        QVERIFY(d.countedAllocations.empty() && d.allocations.empty() && d.counters.empty());
+        QCOMPARE(d.events.size(), c->events.size());
     }
 
     void nestingPerThreadAndDomain()

@@ -69,6 +69,35 @@ uint32_t domainNamed(const Capture& c, const std::string& name)
     return UINT32_MAX;
 }
 
+uint32_t regionNamed(const Capture& c, const std::string& name)
+{
+    for (uint32_t r = 0; r < c.regionNames.size(); ++r)
+        if (c.regionName(r) == name)
+            return r;
+    return UINT32_MAX;
+}
+
+// What a live process with allocations has: its tracks, allocations counted in one region
+// on its thread, a large allocation there, and the heap counter.
+void addAllocations(Capture& c, const std::string& region, int64_t time, uint64_t count)
+{
+    assignTracks(c);
+    CountedAllocations row;
+    row.track = threadTrack(c, 0, 0);
+    row.region = regionNamed(c, region);
+    row.allocations = count;
+    row.binAllocations[4] = count;
+    c.countedAllocations.push_back(row);
+    c.allocations.add(time, row.track, 0x10, 4096, AllocationTable::kHost);
+    c.allocations.finish();
+    CounterSeries heap;
+    heap.track = counterTrack(c, 0, AllocationTable::kHost, "host allocated");
+    heap.unit = c.strings.intern("bytes");
+    heap.add(time, double(count));
+    heap.finish();
+    c.counters.push_back(std::move(heap));
+}
+
 } // namespace
 
 class TestProcessMerge : public QObject
@@ -158,6 +187,39 @@ private slots:
         QCOMPARE(merged->warnings.size(), size_t(2));
         QCOMPARE(merged->warnings[1].message,
                  std::string("process 33 (rank 1): recorded no range and no mark"));
+    }
+
+    // Each process's tracks, and what sits on them, stay that process's: its counted
+    // allocations keep their region (by name) and thread, its allocations and counter their
+    // rank; every call keeps a track of its own rank.
+    void tracksAndAllocationsMoveWithTheirProcess()
+    {
+        auto a = processA(), b = processB();
+        addAllocations(*a, "io", 150, 2);
+        addAllocations(*b, "step", 305, 5);
+        const auto merged = live::mergeProcesses({{11, a}, {22, b}});
+        QCOMPARE(merged->tracks.size(), a->tracks.size() + b->tracks.size());
+        QCOMPARE(merged->events.track.size(), merged->events.size());
+        for (const RegionRow& row : merged->rows)
+            for (uint64_t e = row.offset; e < row.offset + row.count; ++e)
+                QCOMPARE(merged->track(merged->trackOfEvent(0, e)).rank, row.rank);
+        QCOMPARE(merged->countedAllocations.size(), size_t(2));
+        for (const CountedAllocations& row : merged->countedAllocations) {
+            const Track& track = merged->track(row.track);
+            QCOMPARE(track.kind, TrackKind::Thread);
+            QCOMPARE(merged->regionName(uint32_t(row.region)), std::string(track.rank == 0 ? "io" : "step"));
+            QCOMPARE(row.allocations, uint64_t(track.rank == 0 ? 2 : 5));
+        }
+        QCOMPARE(merged->allocations.size(), size_t(2));
+        QCOMPARE(merged->track(merged->allocations.track(1)).rank, 1);
+        QCOMPARE(merged->allocations.time(1), int64_t(305));
+        QCOMPARE(merged->counters.size(), size_t(2));
+        QCOMPARE(merged->track(merged->counters[1].track).rank, 1);
+        QCOMPARE(merged->strings.text(merged->counters[1].unit), std::string("bytes"));
+        // A process assembled without tracks next to one with them gets its own.
+        const auto mixed = live::mergeProcesses({{11, a}, {22, processB()}});
+        QCOMPARE(mixed->events.track.size(), mixed->events.size());
+        QCOMPARE(mixed->track(TrackId{mixed->events.track.back()}).rank, 1);
     }
 
     void oneProcessIsUnchanged()
