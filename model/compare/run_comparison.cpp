@@ -74,9 +74,11 @@ std::optional<double> metricOf(const RegionStats& stats, CompareMetric metric)
     case CompareMetric::Allocs:
     case CompareMetric::Bytes: {
         const auto& total = metric == CompareMetric::Allocs ? stats.allocCount : stats.allocBytes;
-        if (!total || stats.calls == 0)
+        // Per iteration for the span API's operations (as their programs state them).
+        const int64_t per = stats.allocIterations ? *stats.allocIterations : int64_t(stats.calls);
+        if (!total || per <= 0)
             return std::nullopt;
-        return double(*total) / double(stats.calls);
+        return double(*total) / double(per);
     }
     }
     return std::nullopt;
@@ -114,7 +116,9 @@ std::map<Key, std::vector<uint32_t>> rowsByKey(const Capture& capture, bool perR
 }
 
 
-// What the test compares: per-call durations, or per-call allocation counts or bytes.
+// What the test compares: per-call durations, or per-call allocation counts or bytes
+// (per iteration for spans of the allocation span API, in thousandths: the rank test
+// depends on the order of the values only, and integers keep it exact).
 std::vector<int64_t> perCallValues(const Capture& capture, const std::vector<uint32_t>& rows,
                                    CompareMetric metric)
 {
@@ -127,8 +131,13 @@ std::vector<int64_t> perCallValues(const Capture& capture, const std::vector<uin
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
-            if (column[i] >= 0)
+            if (column[i] < 0)
+                continue;
+            else if (capture.events.allocIterations.empty() || capture.events.allocIterations[i] < 0)
                 values.push_back(column[i]);
+            else if (capture.events.allocIterations[i] > 0) // iterations(0): no per-iteration figure
+                values.push_back(int64_t(std::llround(double(column[i]) * 1000.0 /
+                                                      double(capture.events.allocIterations[i]))));
     }
     return values;
 }

@@ -43,9 +43,9 @@ std::string testName(CompareMetric metric)
     if (metric == CompareMetric::P50 || metric == CompareMetric::P95)
         return "share of calls above the baseline's percentile, two-proportion z-test";
     if (metric == CompareMetric::Allocs)
-        return "Mann-Whitney U on per-call allocation counts";
+        return "Mann-Whitney U on per-call allocation counts (per iteration for span API operations)";
     if (metric == CompareMetric::Bytes)
-        return "Mann-Whitney U on per-call allocated bytes";
+        return "Mann-Whitney U on per-call allocated bytes (per iteration for span API operations)";
     return "Mann-Whitney U on per-call durations";
 }
 
@@ -161,6 +161,7 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
             json.field("gpu_total_ns", stats->gpuTotal);
             json.field("alloc_count", stats->allocCount);
             json.field("alloc_bytes", stats->allocBytes);
+            json.field("alloc_iterations", stats->allocIterations); // span API operations
             json.endObject();
         }
         json.endArray();

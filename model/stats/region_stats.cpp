@@ -102,7 +102,8 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
     int64_t firstStart = std::numeric_limits<int64_t>::max();
     int64_t lastEnd = std::numeric_limits<int64_t>::min();
     int64_t gpuTotal = 0, awaitTotal = 0, allocCount = 0, allocBytes = 0;
-    uint64_t gpuCalls = 0, allocCalls = 0;
+    uint64_t gpuCalls = 0, allocCalls = 0, spanCalls = 0;
+    int64_t allocIterations = 0;
     stats.startMin = std::numeric_limits<int64_t>::max();
     stats.endMax = std::numeric_limits<int64_t>::min();
 
@@ -141,6 +142,10 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
                 ++allocCalls;
                 allocCount = addSaturating(allocCount, events.allocCounts[i]);
                 allocBytes = addSaturating(allocBytes, events.allocBytes[i]);
+                if (!events.allocIterations.empty() && events.allocIterations[i] >= 0) {
+                    ++spanCalls;
+                    allocIterations = addSaturating(allocIterations, events.allocIterations[i]);
+                }
             }
         }
         if (rowHasFirst) {
@@ -191,6 +196,8 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
     if (allocCalls > 0) {
         stats.allocCount = allocCount;
         stats.allocBytes = allocBytes;
+        if (spanCalls > 0)
+            stats.allocIterations = allocIterations;
     }
     stats.exclusive = exclusiveOf(capture, rows, thread);
     return stats;

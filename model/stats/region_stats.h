@@ -30,6 +30,9 @@ struct RegionStats
     // Allocations made while the calls were innermost (exclusive): calls and requested
     // bytes, over the calls that recorded them; empty where none did.
     std::optional<int64_t> allocCount, allocBytes;
+    // Spans of the allocation span API: the iterations they stated, summed (allocation
+    // metrics of such a region are per iteration); nullopt for every other region.
+    std::optional<int64_t> allocIterations;
     std::optional<double> imbalancePercent;    // pooled only: (max rank total / mean - 1) * 100
     bool summaryOnly = false;                  // from stored aggregates; no per-call data
 

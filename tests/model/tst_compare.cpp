@@ -46,16 +46,23 @@ Run run(const std::string& text)
 
 // As run(), with allocation columns as a capture recorded with --alloc has them: call i
 // (in event order) made allocs(i) allocations of 64 bytes each.
-Run runWithAllocations(const std::string& text, const std::function<int64_t(int)>& allocs)
+// Calls that allocated allocs(i) blocks of 64 bytes each; with `iterations`, spans of the
+// allocation span API that stated iterations(i) iterations.
+Run runWithAllocations(const std::string& text, const std::function<int64_t(int)>& allocs,
+                       const std::function<int64_t(int)>& iterations = {})
 {
     Run r;
     r.capture = buildCapture(text);
     auto& e = r.capture->events;
     e.allocCounts.resize(e.size());
     e.allocBytes.resize(e.size());
+    if (iterations)
+        e.allocIterations.resize(e.size());
     for (size_t i = 0; i < e.size(); ++i) {
         e.allocCounts[i] = allocs(int(i));
         e.allocBytes[i] = 64 * allocs(int(i));
+        if (iterations)
+            e.allocIterations[i] = iterations(int(i));
     }
     model::computeNesting(*r.capture);
     r.summary = model::summarizeCapture(*r.capture);
@@ -255,6 +262,28 @@ private slots:
         QVERIFY2(text2.find("+2.00") != std::string::npos && text2.find("more") != std::string::npos, text2.c_str());
         const std::string csv = model::report::comparisonCsv(more);
         QVERIFY(csv.rfind("region,rank,baseline,candidate,metric,baseline_allocations,", 0) == 0);
+    }
+
+    // Spans of the span API compare per iteration: twice the allocations over twice the
+    // iterations is no change; more per iteration is "more".
+    void operationsComparePerIteration()
+    {
+        const auto text = calls("fill", 60, body); // (a live capture names it "alloc: fill")
+        const auto base = runWithAllocations(text, [](int i) { return 10 + 10 * (i % 3); }, [](int i) { return 10 + 10 * (i % 3); });
+        const auto doubled = runWithAllocations(text, [](int i) { return 20 + 20 * (i % 3); }, [](int i) { return 10 + 10 * (i % 3); });
+        const auto longer = runWithAllocations(text, [](int i) { return 40 + 40 * (i % 3); }, [](int i) { return 40 + 40 * (i % 3); });
+        model::CompareOptions options;
+        options.metric = model::CompareMetric::Allocs;
+        const auto same = compare(base, longer, options).regions[0].changes[0];
+        QCOMPARE(same.baseline, 1.0);
+        QCOMPARE(same.candidate, 1.0);
+        QCOMPARE(same.verdict, Verdict::Noise);
+        const auto more = compare(base, doubled, options).regions[0].changes[0];
+        QCOMPARE(more.candidate, 2.0);
+        QCOMPARE(more.verdict, Verdict::Slower);
+        // iterations(0) everywhere: no per-iteration figure at all.
+        const auto none = runWithAllocations(text, [](int) { return 5; }, [](int) { return 0; });
+        QCOMPARE(compare(none, base, options).regions[0].changes[0].verdict, Verdict::Unknown);
     }
 
     void tooFewCallsAreInsufficientNotNoise()
