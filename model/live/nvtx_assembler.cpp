@@ -460,15 +460,27 @@ NvtxCounts NvtxAssembler::counts() const
 
 void NvtxAssembler::addAllocationTables(Capture& c) const
 {
+    std::vector<TrackId> trackOf(m_threads.size()); // by dense thread number, made on first use
+    auto track = [&](uint32_t thread) {
+        if (!trackOf[thread].valid())
+            trackOf[thread] = threadTrack(c, 0, thread);
+        return trackOf[thread];
+    };
     for (const auto& [key, counted] : m_counted) {
         CountedAllocations row = counted;
-        row.track = threadTrack(c, 0, key.first);
+        row.track = track(key.first);
         c.countedAllocations.push_back(row);
     }
-    // A free matches the latest large allocation at its address; other frees were of
-    // blocks below the threshold (the interposer cannot tell without a lookup).
+    // A free matches the latest large allocation at its address before it in time (threads'
+    // records arrive in any order); other frees were of blocks below the threshold (the
+    // interposer cannot tell without a lookup).
+    std::vector<uint32_t> order(m_large.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return m_large[a].time < m_large[b].time; });
     std::unordered_map<uint64_t, uint64_t> largeAt; // address -> requested bytes
-    for (const LargeAlloc& large : m_large) {
+    for (const uint32_t i : order) {
+        const LargeAlloc& large = m_large[i];
         int64_t bytes = 0;
         if (large.bytes) {
             largeAt[large.address] = large.bytes;
@@ -479,8 +491,7 @@ void NvtxAssembler::addAllocationTables(Capture& c) const
         } else {
             continue;
         }
-        c.allocations.add(large.time, threadTrack(c, 0, large.thread), large.address, bytes,
-                          AllocationTable::kHost);
+        c.allocations.add(large.time, track(large.thread), large.address, bytes, AllocationTable::kHost);
     }
     c.allocations.finish();
     if (!m_heapInUse.empty()) {
