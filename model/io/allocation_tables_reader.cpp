@@ -1,8 +1,11 @@
 #include "allocation_tables_reader.h"
 
+#include "../stats/saturating.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <type_traits>
 
 namespace spanscope::model::io {
@@ -58,6 +61,28 @@ bool validDevice(int64_t device)
 {
     return device >= -1 && device <= INT32_MAX;
 }
+
+// The Thread track of (rank, thread) for rows that name a thread of the thread table; one
+// lookup per thread, so the cost stays linear in the rows.
+class ThreadTracks
+{
+public:
+    explicit ThreadTracks(Capture& capture) : m_capture(capture) {}
+    // Invalid when the thread table has no such thread.
+    TrackId operator()(int64_t rank, int64_t thread)
+    {
+        if (!validRank(rank) || !m_capture.thread(int32_t(rank), thread))
+            return {};
+        auto [it, added] = m_tracks.try_emplace({rank, thread});
+        if (added)
+            it->second = threadTrack(m_capture, int32_t(rank), thread);
+        return it->second;
+    }
+
+private:
+    Capture& m_capture;
+    std::map<std::pair<int64_t, int64_t>, TrackId> m_tracks;
+};
 
 std::string readCounters(const H5File& file, Capture& capture, std::vector<CounterSeries>& out)
 {
@@ -121,20 +146,27 @@ std::string readAllocations(const H5File& file, Capture& capture, AllocationTabl
         allocations.size() != m || countedBytes.size() != m || frees.size() != m ||
         binAllocations.size() != m * kBins || binBytes.size() != m * kBins)
         return "its columns differ in length";
+    ThreadTracks trackOf(capture);
     for (size_t i = 0; i < n; ++i) {
-        if (!validRank(ranks[i]) || threads[i] < 0 || !validDevice(devices[i]))
-            return "an allocation's rank, thread or device is out of range";
-        events.add(times[i], threadTrack(capture, int32_t(ranks[i]), threads[i]), addresses[i],
-                   bytes[i], int32_t(devices[i]));
+        const TrackId track = trackOf(ranks[i], threads[i]);
+        if (!track.valid())
+            return "an allocation names a thread the thread table does not have";
+        if (!validDevice(devices[i]))
+            return "an allocation's device is out of range";
+        // Sizes beyond 2^61 bytes are not real; sums of real ones cannot overflow.
+        if (bytes[i] > kTimeLimitNs || bytes[i] < -kTimeLimitNs)
+            return "an allocation's size is out of range";
+        events.add(times[i], track, addresses[i], bytes[i], int32_t(devices[i]));
     }
     events.finish();
     for (size_t i = 0; i < m; ++i) {
-        if (!validRank(countedRanks[i]) || countedThreads[i] < 0)
-            return "counted allocations name a rank or thread out of range";
+        const TrackId track = trackOf(countedRanks[i], countedThreads[i]);
+        if (!track.valid())
+            return "counted allocations name a thread the thread table does not have";
         if (regions[i] < -1 || regions[i] >= int64_t(capture.regionNames.size()))
             return "counted allocations name a region that does not exist";
         CountedAllocations row;
-        row.track = threadTrack(capture, int32_t(countedRanks[i]), countedThreads[i]);
+        row.track = track;
         row.region = regions[i];
         row.allocations = allocations[i];
         row.bytes = countedBytes[i];

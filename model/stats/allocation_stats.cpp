@@ -147,18 +147,18 @@ AllocationBreakdown allocationBreakdown(const Capture& capture, const Allocation
                 sizes.emplace_back(bytes, uint32_t(i));
             continue;
         }
-        live += bytes;
+        live = addSaturating(live, bytes); // hostile files: no wrap-around
         b.peakBytes = std::max(b.peakBytes, live);
         if (bytes >= 0) {
             ++b.allocs;
-            b.allocatedBytes += bytes;
+            b.allocatedBytes = addSaturating(b.allocatedBytes, bytes);
             const size_t bin = log2Bin(uint64_t(bytes));
             ++b.countByLog2[bin];
-            b.bytesByLog2[bin] += bytes;
+            b.bytesByLog2[bin] = addSaturating(b.bytesByLog2[bin], bytes);
             sizes.emplace_back(bytes, uint32_t(i));
         } else {
             ++b.frees;
-            b.freedBytes -= bytes;
+            b.freedBytes = subtractSaturating(b.freedBytes, bytes);
         }
     }
     const size_t keep = std::min(largest, sizes.size());

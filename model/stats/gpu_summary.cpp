@@ -68,12 +68,12 @@ std::vector<AllocationTotals> summarizeAllocations(const Capture& capture)
         const int64_t bytes = a.bytes(i);
         if (bytes > 0) {
             ++t.allocs;
-            t.allocBytes += bytes;
+            t.allocBytes = addSaturating(t.allocBytes, bytes);
         } else if (bytes < 0) {
             ++t.frees;
         }
         int64_t& now = live[a.device(i)];
-        now += bytes;
+        now = addSaturating(now, bytes);
         t.peakBytes = std::max(t.peakBytes, now);
     }
     // Live captures count every allocation (the table holds only the large ones): the

@@ -378,6 +378,12 @@ private slots:
         QVERIFY(hasWarning(d, "the counters cannot be read and are left out"));
         QVERIFY(d.countedAllocations.empty() && d.allocations.empty() && d.counters.empty());
         QCOMPARE(d.events.size(), c->events.size());
+        // A thread the thread table does not have (a hostile file could name millions).
+        rewrite("/spanscope/alloc/event_threads", H5T_STD_I64LE, {7});
+        auto unknown = io::readRegionFile(path);
+        QVERIFY(unknown.ok());
+        QVERIFY(hasWarning(*unknown.value(), "an allocation names a thread the thread table does not have"));
+        QVERIFY(unknown.value()->tracks.size() <= c->tracks.size()); // none made up for thread 7
     }
 
     void nestingPerThreadAndDomain()
