@@ -16,8 +16,10 @@
 // Outside any range, each thread also allocates (std::thread, the workload's own setup).
 // Then, outside every range, the span API measures "fill" (3 iterations of one malloc(64)
 // each, one thread span): it shows as the range "alloc: fill" on the "allocation spans" lane.
-// `alloc_nvtx_workload ROUNDS EXTRA` repeats "worker" ROUNDS times with EXTRA more
-// malloc(1000) in each (default 1 and 0): runs to compare.
+// A second worker thread, started after the first one ended, runs "worker" and "empty"
+// once more (the same figures again).
+// `alloc_nvtx_workload ROUNDS EXTRA` repeats "worker" ROUNDS times on the first thread with
+// EXTRA more malloc(1000) in each (default 1 and 0): runs to compare.
 #include <nvtx3/nvToolsExt.h>
 #include <spanscope/alloc.h>
 
@@ -82,6 +84,10 @@ int main(int argc, char** argv)
             worker(extra);
     });
     t.join();
+    // A second thread after the first ended: it takes over the first's counter block, and
+    // must still show only its own allocations.
+    std::thread again([&] { worker(extra); });
+    again.join();
 
     spanscope::alloc::Session session;
     {
