@@ -253,6 +253,17 @@ QString CallDetailsWidget::html(uint32_t event) const
     } else {
         out += tableRow(tr("Wall"), tr("never closed"));
     }
+    // Recorded with --alloc: what was allocated while this call was innermost (a span of
+    // the allocation span API: inside it, over its stated iterations).
+    if (e.hasAllocations() && e.allocCounts[event] >= 0) {
+        QString allocations = tr("%1 (%2)").arg(countText(uint64_t(e.allocCounts[event])),
+                                                bytesText(double(e.allocBytes[event])));
+        if (!e.allocIterations.empty() && e.allocIterations[event] >= 0)
+            allocations += tr(" over %1 iterations").arg(countText(uint64_t(e.allocIterations[event])));
+        else
+            allocations += tr(", directly (not in nested ranges)");
+        out += tableRow(tr("Allocations"), allocations);
+    }
     out += gpuHtml(event);
     out += QStringLiteral("</table>");
     const auto stack = m_index->stackOf(c, event);

@@ -10,6 +10,7 @@
 #include "collector/nvtx_workload_counts.h"
 #include "model/capture_loader.h"
 #include "model/live/job_registry.h"
+#include "views/call_details_widget.h"
 #include "views/capture_view.h"
 #include "views/region_table_model.h"
 #include "views/plots/allocations_view.h"
@@ -338,6 +339,18 @@ private slots:
         QCOMPARE(allocations->result()->breakdown.allocs, uint64_t(18)); // two calls, 9 each
         QCOMPARE(allocations->result()->breakdown.countByLog2[9], uint64_t(10));
         QCOMPARE(allocations->largestTable()->rowCount(), 0);
+        // A call's details say what it allocated; a span's, over how many iterations.
+        const auto& rows = tab->view()->regionModel()->captureRows(worker);
+        const model::RegionRow& workerRow = capture->rows[rows.front()];
+        tab->view()->callDetails()->showCall(uint32_t(workerRow.offset));
+        QVERIFY2(tab->view()->callDetails()->plainText().contains("Allocations\n9 (5.166 KiB), directly"),
+                 qPrintable(tab->view()->callDetails()->plainText()));
+        const auto fill = regionId(*capture, "alloc: fill");
+        for (const auto& row : capture->rows)
+            if (row.region == fill)
+                tab->view()->callDetails()->showCall(uint32_t(row.offset));
+        QVERIFY2(tab->view()->callDetails()->plainText().contains("3 (192 B) over 3 iterations"),
+                 qPrintable(tab->view()->callDetails()->plainText()));
         QVERIFY(window.errors.isEmpty());
     }
 #endif
