@@ -54,7 +54,6 @@ bool covered(const std::vector<std::pair<int64_t, int64_t>>& intervals, int64_t 
 void addCounted(const Capture& capture, const AllocationScope& scope, AllocationBreakdown& b)
 {
     b.counted = true;
-    b.freedBytesKnown = false;
     std::set<std::pair<int64_t, int32_t>> regions;
     if (scope.rows)
         for (const uint32_t r : *scope.rows)
@@ -85,7 +84,9 @@ void addCounted(const Capture& capture, const AllocationScope& scope, Allocation
 void addImpliedAllocationCounters(Capture& capture)
 {
     const auto& a = capture.allocations;
-    if (a.empty())
+    // A live capture's events are only its large allocations: their running sum is not the
+    // memory in use (its heap counter is, when the job sampled one).
+    if (a.empty() || !capture.countedAllocations.empty())
         return;
     std::set<std::pair<int32_t, int32_t>> reported; // (rank, device) with a source's own total
     for (const auto& series : capture.counters) {
@@ -113,7 +114,7 @@ void addImpliedAllocationCounters(Capture& capture)
             capture.counters.push_back(std::move(series));
         }
         int64_t& now = live[key];
-        now += a.bytes(i);
+        now = addSaturating(now, a.bytes(i));
         capture.counters[it->second].add(a.time(i), double(now));
     }
     for (const auto& [key, index] : seriesOf)

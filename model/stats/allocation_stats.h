@@ -39,7 +39,7 @@ struct AllocationBreakdown
     // bytes are not; the peak is the heap in use (whole run only); `largest` holds the
     // allocations the collector sent one by one (at or above its threshold).
     bool counted = false;
-    bool freedBytesKnown = true, peakKnown = true;
+    bool peakKnown = true; // false: peakBytes means nothing (a region of a live capture)
 };
 
 size_t log2Bin(uint64_t bytes);
