@@ -38,7 +38,7 @@ public:
         const std::uint64_t frees = alloc_internal::load(c->frees);
         if (__builtin_expect(allocations == b->allocationsReported && frees == b->freesReported, 1))
             return;
-        writeDelta(b, now, keep, allocations, frees, alloc_internal::load(c->bytes));
+        writeDelta(b, now, keep, allocations, frees, alloc_internal::requestedBytes(*c));
     }
 
     // Sender: an AllocTotals record when 10 ms passed since the last one (or `force`).

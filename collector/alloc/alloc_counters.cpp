@@ -87,7 +87,7 @@ ThreadCounters* registerThreadCounters()
             block = b;
             // Another thread counted on it before: this one's counts start here.
             block->start.allocations = load(b->allocations);
-            block->start.bytes = load(b->bytes);
+            block->start.bytes = requestedBytes(*b);
             block->start.frees = load(b->frees);
             for (std::size_t bin = 0; bin < kSizeBins; ++bin) {
                 block->start.binAllocations[bin] = load(b->binAllocations[bin]);
@@ -126,7 +126,7 @@ ProcessTotals processTotals()
     ProcessTotals totals;
     for (const ThreadCounters* b = firstBlock(); b; b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE)) {
         totals.allocations += load(b->allocations);
-        totals.bytes += load(b->bytes);
+        totals.bytes += requestedBytes(*b);
         totals.frees += load(b->frees);
         totals.liveUsableBytes += std::int64_t(load(b->liveUsableBytes));
     }

@@ -30,7 +30,8 @@ inline std::size_t sizeBin(std::size_t bytes)
 struct alignas(64) ThreadCounters
 {
     std::uint64_t allocations = 0; // successful allocation calls (realloc: one, of the new size)
-    std::uint64_t bytes = 0;       // requested bytes of those allocations
+    // Their requested bytes are the sum of binBytes (requestedBytes() below): one add less
+    // per allocation than keeping a total too.
     std::uint64_t frees = 0;       // blocks given back (realloc: one, the old block)
     // Usable bytes (malloc_usable_size) allocated minus freed by this thread, modulo 2^64:
     // a thread that frees what others allocated goes below zero. Read as int64_t; the sum
@@ -75,6 +76,15 @@ inline void bump(std::uint64_t& counter, std::uint64_t value, bool shared)
 inline std::uint64_t load(const std::uint64_t& counter)
 {
     return __atomic_load_n(&counter, __ATOMIC_RELAXED);
+}
+
+// Requested bytes of every allocation a block counted. O(kSizeBins) loads.
+inline std::uint64_t requestedBytes(const ThreadCounters& c)
+{
+    std::uint64_t sum = 0;
+    for (const std::uint64_t& bin : c.binBytes)
+        sum += load(bin);
+    return sum;
 }
 
 // initial-exec: the library is preloaded or linked, never dlopened late, and the hot path

@@ -181,7 +181,6 @@ inline void countAllocation(void* p, size_t requested)
     ThreadCounters* c = threadCounters();
     const bool shared = c->shared;
     bump(c->allocations, 1, shared);
-    bump(c->bytes, requested, shared);
     const size_t bin = sizeBin(requested);
     bump(c->binAllocations[bin], 1, shared);
     bump(c->binBytes[bin], requested, shared);

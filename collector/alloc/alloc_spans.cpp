@@ -20,7 +20,7 @@ using alloc_internal::SuppressCounting;
 Counters threadCounters()
 {
     const alloc_internal::ThreadCounters* c = alloc_internal::threadCounters();
-    return {alloc_internal::load(c->allocations), alloc_internal::load(c->bytes)};
+    return {alloc_internal::load(c->allocations), alloc_internal::requestedBytes(*c)};
 }
 
 Counters processCounters()

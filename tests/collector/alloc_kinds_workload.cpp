@@ -35,8 +35,8 @@ struct Snapshot
 Snapshot threadNow()
 {
     const ThreadCounters* c = g_abi->threadCounters();
-    return {__atomic_load_n(&c->allocations, __ATOMIC_RELAXED),
-            __atomic_load_n(&c->bytes, __ATOMIC_RELAXED), __atomic_load_n(&c->frees, __ATOMIC_RELAXED)};
+    return {__atomic_load_n(&c->allocations, __ATOMIC_RELAXED), spanscope::alloc_internal::requestedBytes(*c),
+            __atomic_load_n(&c->frees, __ATOMIC_RELAXED)};
 }
 
 // Runs `work` and prints the calling thread's counter deltas under `step`.
