@@ -161,6 +161,20 @@ int64_t firstEvent(const Capture& c, const std::string& name)
     return -1;
 }
 
+// Replaces dataset `dataset` of the file at `path` by int64 `values` (damage for tests).
+void rewriteDataset(const std::string& path, const std::string& dataset, const std::vector<int64_t>& values)
+{
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Ldelete(file, dataset.c_str(), H5P_DEFAULT);
+    const hsize_t n = values.size();
+    hid_t space = H5Screate_simple(1, &n, nullptr);
+    hid_t d = H5Dcreate2(file, dataset.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+    H5Dclose(d);
+    H5Sclose(space);
+    H5Fclose(file);
+}
+
 bool hasWarning(const Capture& c, const char* text)
 {
     for (const auto& w : c.warnings)
@@ -356,20 +370,12 @@ private slots:
         const int64_t fill = firstEvent(back, "alloc: fill");
         QCOMPARE(back.events.allocIterations[size_t(fill)], int64_t(4));
 
-        auto rewrite = [&](const char* dataset, hid_t type, std::vector<int64_t> values) {
-            hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-            H5Ldelete(file, dataset, H5P_DEFAULT);
-            const hsize_t n = values.size();
-            hid_t space = H5Screate_simple(1, &n, nullptr);
-            hid_t d = H5Dcreate2(file, dataset, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-            H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-            H5Dclose(d);
-            H5Sclose(space);
-            H5Fclose(file);
+        auto rewrite = [&](const char* dataset, std::vector<int64_t> values) {
+            rewriteDataset(path, dataset, values);
         };
         std::vector<int64_t> regions(c->countedAllocations.size(), 99); // no such region
-        rewrite("/spanscope/alloc/counted_regions", H5T_STD_I64LE, regions);
-        rewrite("/spanscope/counters/sample_values", H5T_STD_I64LE, {1, 2}); // integers, not doubles
+        rewrite("/spanscope/alloc/counted_regions", regions);
+        rewrite("/spanscope/counters/sample_values", {1, 2}); // integers, not doubles
         auto damaged = io::readRegionFile(path);
         QVERIFY(damaged.ok());
         const Capture& d = *damaged.value();
@@ -379,7 +385,7 @@ private slots:
         QVERIFY(d.countedAllocations.empty() && d.allocations.empty() && d.counters.empty());
         QCOMPARE(d.events.size(), c->events.size());
         // A thread the thread table does not have (a hostile file could name millions).
-        rewrite("/spanscope/alloc/event_threads", H5T_STD_I64LE, {7});
+        rewrite("/spanscope/alloc/event_threads", {7});
         auto unknown = io::readRegionFile(path);
         QVERIFY(unknown.ok());
         QVERIFY(hasWarning(*unknown.value(), "an allocation names a thread the thread table does not have"));
@@ -764,16 +770,7 @@ private slots:
         const std::string path = dir.filePath("hostile.h5").toStdString();
         QVERIFY(io::writeCaptureFile(*c, path).ok());
         auto rewrite = [&](const char* name, std::vector<int64_t> values) {
-            hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-            const std::string dataset = std::string("/spanscope/nvtx/") + name;
-            H5Ldelete(file, dataset.c_str(), H5P_DEFAULT);
-            const hsize_t n = values.size();
-            hid_t space = H5Screate_simple(1, &n, nullptr);
-            hid_t d = H5Dcreate2(file, dataset.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-            H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-            H5Dclose(d);
-            H5Sclose(space);
-            H5Fclose(file);
+            rewriteDataset(path, std::string("/spanscope/nvtx/") + name, values);
         };
         // Out of range, then 1, then backwards (0, 0) and negative: only event 1 is kept, the
         // list stays ascending for its binary searches.
