@@ -74,7 +74,7 @@ void addCounted(const Capture& capture, const AllocationScope& scope, Allocation
     if (!scope.rows)
         for (const CounterSeries& series : capture.counters)
             if (!series.empty() && capture.strings.text(capture.track(series.track).name) == "host allocated") {
-                b.peakBytes = std::max(b.peakBytes, int64_t(series.maximum()));
+                b.peakBytes = std::max(b.peakBytes, toInt64Saturating(series.maximum()));
                 b.peakKnown = true;
             }
 }

@@ -103,7 +103,7 @@ std::vector<AllocationTotals> summarizeAllocations(const Capture& capture)
             continue;
         const auto it = totals.find(track.device);
         if (it != totals.end())
-            it->second.peakBytes = int64_t(series.maximum());
+            it->second.peakBytes = toInt64Saturating(series.maximum());
     }
     std::vector<AllocationTotals> result;
     for (const auto& [device, t] : totals)

@@ -31,4 +31,17 @@ inline int64_t subtractSaturating(int64_t end, int64_t start)
     return difference;
 }
 
+// A double (a counter's value) as int64, clamped to its range; NaN gives 0. A plain cast of
+// a value at or past 2^63 is undefined behaviour.
+inline int64_t toInt64Saturating(double value)
+{
+    if (!(value == value))
+        return 0;
+    if (value >= 9223372036854775807.0) // 2^63 as a double
+        return std::numeric_limits<int64_t>::max();
+    if (value <= -9223372036854775808.0)
+        return std::numeric_limits<int64_t>::min();
+    return int64_t(value);
+}
+
 } // namespace spanscope::model
