@@ -61,13 +61,12 @@ void addCounted(const Capture& capture, const AllocationScope& scope, Allocation
     const CountedAllocations sum = sumCounted(capture, [&](const CountedAllocations& row) {
         return !scope.rows || regions.count({row.region, capture.track(row.track).rank}) > 0;
     });
-    auto clamp = [](uint64_t value) { return int64_t(std::min<uint64_t>(value, INT64_MAX)); };
     b.allocs += sum.allocations;
-    b.allocatedBytes = addSaturating(b.allocatedBytes, clamp(sum.bytes));
+    b.allocatedBytes = addSaturating(b.allocatedBytes, clampToInt64(sum.bytes));
     b.frees += sum.frees;
     for (size_t bin = 0; bin < AllocationBreakdown::kBins; ++bin) {
         b.countByLog2[bin] += sum.binAllocations[bin];
-        b.bytesByLog2[bin] = addSaturating(b.bytesByLog2[bin], clamp(sum.binBytes[bin]));
+        b.bytesByLog2[bin] = addSaturating(b.bytesByLog2[bin], clampToInt64(sum.binBytes[bin]));
     }
     // The heap in use of the job, where it was sampled; a region has no peak of its own.
     b.peakKnown = false;

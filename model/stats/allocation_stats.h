@@ -6,6 +6,7 @@
 // allocations and C calls of the region.
 
 #include "../capture.h"
+#include "saturating.h"
 
 #include <array>
 #include <cstdint>
@@ -49,7 +50,7 @@ size_t log2Bin(uint64_t bytes);
 template <typename Pick> CountedAllocations sumCounted(const Capture& capture, Pick pick)
 {
     CountedAllocations sum;
-    auto add = [](uint64_t& to, uint64_t value) { to = value > UINT64_MAX - to ? UINT64_MAX : to + value; };
+    auto add = [](uint64_t& to, uint64_t value) { to = addSaturatingUnsigned(to, value); };
     for (const CountedAllocations& row : capture.countedAllocations) {
         if (!pick(row))
             continue;

@@ -84,7 +84,7 @@ std::vector<AllocationTotals> summarizeAllocations(const Capture& capture)
         host = {};
         host.allocs = sum.allocations;
         host.frees = sum.frees;
-        host.allocBytes = int64_t(std::min<uint64_t>(sum.bytes, INT64_MAX));
+        host.allocBytes = clampToInt64(sum.bytes);
         auto total = [&](const char* key, auto& value) {
             if (const MetadataValue* v = findMetadata(capture.metadata, key);
                 v && v->kind == MetadataValue::Kind::Integer && v->integer >= 0)

@@ -44,4 +44,16 @@ inline int64_t toInt64Saturating(double value)
     return int64_t(value);
 }
 
+// Counts from a stream are unsigned: sums stop at the limit, and columns and metadata
+// (int64) hold at most INT64_MAX.
+inline uint64_t addSaturatingUnsigned(uint64_t sum, uint64_t value)
+{
+    return value > UINT64_MAX - sum ? UINT64_MAX : sum + value;
+}
+
+inline int64_t clampToInt64(uint64_t value)
+{
+    return value > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(value);
+}
+
 } // namespace spanscope::model
