@@ -30,6 +30,7 @@ const QString kDirectoryKey = QStringLiteral("launch/directory");
 const QString kEnvironmentKey = QStringLiteral("launch/environment");
 const QString kBudgetKey = QStringLiteral("launch/spanBudget");
 const QString kLosslessKey = QStringLiteral("launch/lossless");
+const QString kCudaKey = QStringLiteral("launch/cuda");
 const QString kAllocKey = QStringLiteral("launch/alloc");
 
 // "KEY=VALUE" lines; blank lines and # comments are skipped.
@@ -99,6 +100,13 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
                            "open on their thread (allocations and bytes per call in the region "
                            "table). Adds about 5 ns to each allocation."));
     form->addRow(tr("Allocations:"), m_alloc);
+    m_cuda = new QCheckBox(tr("Record &CUDA activity"));
+    m_cuda->setObjectName(QStringLiteral("launchCuda"));
+    m_cuda->setToolTip(tr("For CUDA programs: record kernels, copies, memsets, CUDA API calls and "
+                          "device memory through CUPTI, each kernel under the NVTX range that "
+                          "launched it. Needs the NVIDIA driver and libcupti; without them the "
+                          "capture says why and records NVTX only."));
+    form->addRow(tr("CUDA:"), m_cuda);
     layout->addLayout(form);
 
     m_problem = new QLabel;
@@ -118,6 +126,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent)
     m_budget->setValue(settings.value(kBudgetKey, 0.0).toDouble());
     m_lossless->setChecked(settings.value(kLosslessKey, false).toBool());
     m_alloc->setChecked(settings.value(kAllocKey, false).toBool());
+    m_cuda->setChecked(settings.value(kCudaKey, true).toBool());
 
     connect(browseProgram, &QPushButton::clicked, this, &LaunchDialog::browseProgram);
     connect(browseDirectory, &QPushButton::clicked, this, &LaunchDialog::browseDirectory);
@@ -142,6 +151,7 @@ LaunchSpec LaunchDialog::spec() const
     spec.maxSpansPerSecond = m_budget->value();
     spec.lossless = m_lossless->isChecked();
     spec.alloc = m_alloc->isChecked();
+    spec.cuda = m_cuda->isChecked();
     return spec;
 }
 
@@ -161,6 +171,7 @@ void LaunchDialog::setSpec(const LaunchSpec& spec)
     m_budget->setValue(spec.maxSpansPerSecond);
     m_lossless->setChecked(spec.lossless);
     m_alloc->setChecked(spec.alloc);
+    m_cuda->setChecked(spec.cuda);
 }
 
 QString LaunchDialog::problem() const
@@ -207,6 +218,7 @@ void LaunchDialog::accept()
     settings.setValue(kBudgetKey, m_budget->value());
     settings.setValue(kLosslessKey, m_lossless->isChecked());
     settings.setValue(kAllocKey, m_alloc->isChecked());
+    settings.setValue(kCudaKey, m_cuda->isChecked());
     QDialog::accept();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // File > Launch: the program, its arguments (split as a shell would, with quotes), the
 // working directory, extra environment variables (KEY=VALUE, one per line), an optional
-// NVTX span budget, whether to keep every range (lossless) and whether to count allocations. Remembers the last values (QSettings). OK needs a program.
+// NVTX span budget, whether to keep every range (lossless), whether to count allocations and
+// whether to record CUDA activity. Remembers the last values (QSettings). OK needs a program.
 // GUI thread only.
 
 #include "live_tab.h"
@@ -45,6 +46,7 @@ private:
     QDoubleSpinBox* m_budget = nullptr;
     QCheckBox* m_lossless = nullptr;
     QCheckBox* m_alloc = nullptr;
+    QCheckBox* m_cuda = nullptr;
     QLabel* m_problem = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };

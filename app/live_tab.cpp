@@ -218,6 +218,7 @@ model::Status LiveTab::launch(const LaunchSpec& spec)
         QStringList{QStringLiteral("--connect"), QString::fromStdString(m_ingest->socketPath())}
         + (spec.lossless ? QStringList{QStringLiteral("--lossless")} : QStringList{})
         + (spec.alloc ? QStringList{QStringLiteral("--alloc")} : QStringList{})
+        + (spec.cuda ? QStringList{} : QStringList{QStringLiteral("--no-cuda")})
         + QStringList{QStringLiteral("--")}
         << spec.program << spec.arguments;
     m_output->insertPlainText(tr("$ %1\n").arg(m_commandLine));

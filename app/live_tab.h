@@ -50,6 +50,7 @@ struct LaunchSpec
     double maxSpansPerSecond = 0; // NVTX span budget, 0 = unlimited
     bool lossless = false;        // spanscope-run --lossless: queue rather than drop
     bool alloc = false;           // spanscope-run --alloc: count allocations per range
+    bool cuda = true;             // record CUDA activity (false: spanscope-run --no-cuda)
 };
 
 class LiveTab : public QWidget

@@ -311,6 +311,23 @@ void Collector::appendMeta(const void* record, std::size_t size)
     }
 }
 
+void Collector::setMetadata(std::string_view key, std::string_view value)
+{
+    const CollectorAllocations quiet;
+    proto::MetadataRecord r{};
+    proto::setRecordHeader(r, proto::RecordType::Metadata);
+    r.keyId = m_strings.intern(key);
+    r.valueId = m_strings.intern(value);
+    if (r.keyId != 0)
+        appendMeta(&r, sizeof r);
+}
+
+void Collector::runSenderHook()
+{
+    if (void (*hook)() = m_senderHook.load(std::memory_order_acquire))
+        hook();
+}
+
 void Collector::nameCategory(std::uint32_t domain, std::uint32_t category, std::uint32_t nameId)
 {
     const CollectorAllocations quiet;
@@ -527,6 +544,7 @@ void Collector::senderLoop()
         if (m_stop)
             break;
         lock.unlock();
+        runSenderHook();
         try {
             flush(m_queue.lossless ? kLosslessSendWaitMs : kSendWaitMs, false);
         } catch (...) {

@@ -70,6 +70,15 @@ public:
     void nameCategory(std::uint32_t domain, std::uint32_t category, std::uint32_t nameId);
     void nameThread(std::uint32_t tid, std::uint32_t nameId);
 
+    // Queues a record the reader must get (definitions, names, metadata): sent at the front
+    // of the next frame, never dropped. Any thread; takes m_metaMutex.
+    void appendMeta(const void* record, std::size_t size);
+    // Queues a Metadata record (key, value). Any thread.
+    void setMetadata(std::string_view key, std::string_view value);
+    // Called by the sender thread before each flush, outside every collector lock: the CUDA
+    // injection pulls CUPTI's finished buffers there. Set once; any thread.
+    void setSenderHook(void (*hook)()) { m_senderHook.store(hook, std::memory_order_release); }
+
     // Logs `message` once per process with the "spanscope-collector: " prefix.
     static void logOnce(const char* message);
     void switchOff(const char* reason);
@@ -106,7 +115,7 @@ private:
     // collects drop counts; sets m_drainIncomplete when one holds more. Needs m_flushMutex.
     void drainQueues();
     void appendCalibration(std::string& out);
-    void appendMeta(const void* record, std::size_t size);
+    void runSenderHook();
     // Sends header + the concatenated parts as one frame; false if it was dropped.
     bool sendFrame(std::uint16_t type, std::initializer_list<std::string_view> parts, int waitMs);
     void finish();
@@ -116,6 +125,7 @@ private:
     static constinit thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
 
     std::atomic<bool> m_enabled{false};
+    std::atomic<void (*)()> m_senderHook{nullptr};
     int m_pid = 0; // the process this collector streams for; 0 in a forked child until it resumes
     // Set by atForkChild when the child can have a stream of its own (socket or directory).
     std::atomic<bool> m_forkPending{false};

@@ -8,6 +8,9 @@
 #include "collector.h"
 #include "collector_alloc.h"
 #include "protocol/spanscope_protocol.h"
+#ifdef SPANSCOPE_WITH_CUPTI
+#include "cuda/cuda_injection.h"
+#endif
 
 #include <cstdint>
 #include <cwchar>
@@ -451,6 +454,25 @@ nvtxDomainHandle_t NVTX_API domainCreateW(const wchar_t* name)
     }
 }
 
+#ifdef SPANSCOPE_WITH_CUPTI
+// ---- CUDA and CUDART modules: stream names (cudaStream_t and CUstream are one handle) -----
+
+void NVTX_API nameStreamA(void* stream, const char* name)
+{
+    if (on() && name)
+        spanscope::collector::cuda::nameStream(stream, name);
+}
+void NVTX_API nameStreamW(void* stream, const wchar_t* name)
+{
+    if (!on() || !name)
+        return;
+    try {
+        spanscope::collector::cuda::nameStream(stream, toUtf8(name));
+    } catch (...) {
+    }
+}
+#endif
+
 template <typename F> void install(NvtxFunctionTable table, unsigned size, unsigned id, F fn)
 {
     if (id <= size && table[id])
@@ -500,6 +522,20 @@ bool installCallbacks(NvtxGetExportTableFunc_t getExportTable)
         install(core2, core2Size, NVTX_CBID_CORE2_DomainCreateA, &domainCreateA);
         install(core2, core2Size, NVTX_CBID_CORE2_DomainCreateW, &domainCreateW);
     }
+
+#ifdef SPANSCOPE_WITH_CUPTI
+    // Naming a stream is all these modules carry that the viewer shows.
+    NvtxFunctionTable cudaRt = nullptr, cudaDriver = nullptr;
+    unsigned cudaRtSize = 0, cudaDriverSize = 0;
+    if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CUDART, &cudaRt, &cudaRtSize) && cudaRt) {
+        install(cudaRt, cudaRtSize, NVTX_CBID_CUDART_NameCudaStreamA, &nameStreamA);
+        install(cudaRt, cudaRtSize, NVTX_CBID_CUDART_NameCudaStreamW, &nameStreamW);
+    }
+    if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CUDA, &cudaDriver, &cudaDriverSize) && cudaDriver) {
+        install(cudaDriver, cudaDriverSize, NVTX_CBID_CUDA_NameCuStreamA, &nameStreamA);
+        install(cudaDriver, cudaDriverSize, NVTX_CBID_CUDA_NameCuStreamW, &nameStreamW);
+    }
+#endif
 
     if (auto* version =
             static_cast<const NvtxExportTableVersionInfo*>(getExportTable(NVTX_ETID_VERSIONINFO));

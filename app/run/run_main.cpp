@@ -1,5 +1,8 @@
 // spanscope-run: starts a job with the NVTX collector injected.
 //
+// A CUDA job's kernels, copies, memsets, API calls and device memory are recorded too: the
+// collector is also its CUDA injection (CUDA_INJECTION64_PATH; --no-cuda leaves it out).
+//
 //   spanscope-run --output FILE.h5 -- COMMAND ARGS...
 //       records every process of the job that uses NVTX to its own .sps stream in a
 //       temporary directory next to FILE.h5 (SPANSCOPE_OUTPUT_DIR), waits for the job, then
@@ -41,10 +44,11 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) [--lossless]\n"
-    "                     [--queue-cap MIB] [--alloc] -- COMMAND [ARGS...]\n"
+    "                     [--queue-cap MIB] [--alloc] [--no-cuda] -- COMMAND [ARGS...]\n"
     "\n"
     "Runs COMMAND with spanscope's NVTX collector injected into it and every process it\n"
-    "starts, and records or streams their NVTX ranges.\n"
+    "starts, and records or streams their NVTX ranges and, for CUDA programs, their\n"
+    "kernels, copies, memsets, CUDA API calls and device memory (through CUPTI).\n"
     "\n"
     "Options:\n"
     "  --output FILE.h5   record the job's NVTX ranges and save them as a capture file\n"
@@ -57,6 +61,7 @@ constexpr const char* kUsage =
     "  --alloc            also count the job's allocations (libspanscope-alloc preloaded):\n"
     "                     allocations and bytes per range, the heap in use; the job runs\n"
     "                     its collector from the start even without NVTX calls\n"
+    "  --no-cuda          record NVTX only: do not inject into CUDA (CUDA_INJECTION64_PATH)\n"
     "  --help             this text\n"
     "  --version          the version of spanscope\n"
     "\n"
@@ -203,7 +208,7 @@ int waitForViewer(char** command)
 int main(int argc, char** argv)
 {
     std::string output, socket, queueCap;
-    bool wait = false, lossless = false, alloc = false;
+    bool wait = false, lossless = false, alloc = false, cuda = true;
     int i = 1;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -217,6 +222,8 @@ int main(int argc, char** argv)
             wait = true;
         } else if (arg == "--lossless") {
             lossless = true;
+        } else if (arg == "--no-cuda") {
+            cuda = false;
         } else if (arg == "--alloc") {
             alloc = true;
         } else if (arg == "--queue-cap" && i + 1 < argc) {
@@ -264,6 +271,21 @@ int main(int argc, char** argv)
         }
     }
     ::setenv("NVTX_INJECTION64_PATH", collector.c_str(), 1);
+    // The CUDA driver loads one injection as well; another tool's is not replaced.
+    if (cuda) {
+        if (const char* existing = std::getenv("CUDA_INJECTION64_PATH"); existing && *existing) {
+            std::error_code e2;
+            if (!fs::equivalent(existing, collector, e2)) {
+                std::fprintf(stderr,
+                             "spanscope-run: CUDA_INJECTION64_PATH is already set to %s; the CUDA "
+                             "driver loads only one tool. Unset it to record CUDA activity with "
+                             "spanscope, or pass --no-cuda to record NVTX only.\n",
+                             existing);
+                return 2;
+            }
+        }
+        ::setenv("CUDA_INJECTION64_PATH", collector.c_str(), 1);
+    }
     if (alloc) {
         const std::vector<std::string> allocCandidates = app::allocLibraryCandidates(app::ownDirectory());
         const std::string allocLibrary = app::firstExisting(allocCandidates, false);

@@ -40,6 +40,19 @@ public:
     virtual void onLargeAlloc(const LargeAllocRecord&) {}
     virtual void onAllocSpan(const AllocSpanRecord&) {}
     virtual void onAllocSizeBin(const AllocSizeBinRecord&) {}
+    virtual void onCudaDevice(const CudaDeviceRecord&) {}
+    virtual void onCudaContext(const CudaContextRecord&) {}
+    virtual void onGpuKernel(const GpuKernelRecord&) {}
+    virtual void onGpuMemcpy(const GpuMemcpyRecord&) {}
+    virtual void onGpuMemset(const GpuMemsetRecord&) {}
+    virtual void onCudaApi(const CudaApiRecord&) {}
+    virtual void onCudaSync(const CudaSyncRecord&) {}
+    virtual void onGpuMemory(const GpuMemoryRecord&) {}
+    virtual void onCudaStreamName(const CudaStreamNameRecord&) {}
+    virtual void onMetadata(const MetadataRecord&) {}
+    virtual void onDeviceWindow(const DeviceWindowRecord&) {}
+    virtual void onCudaDropped(const CudaDroppedRecord&) {}
+    virtual void onCudaOverhead(const CudaOverheadRecord&) {}
 };
 
 class Decoder
@@ -225,6 +238,31 @@ private:
         return value;
     }
 
+    // A fixed-size record with no field to check, handed to `handle`.
+    template <typename T>
+    bool plain(const RecordHeader& rh, const char* p, std::uint64_t at, const char* name,
+               void (DecoderHandler::*handle)(const T&))
+    {
+        if (!sized<T>(rh, at, name))
+            return false;
+        (m_handler.*handle)(copy<T>(p));
+        return true;
+    }
+
+    // A fixed-size record whose one string field must be defined.
+    template <typename T>
+    bool named(const RecordHeader& rh, const char* p, std::uint64_t at, const char* name,
+               std::uint32_t T::*field, void (DecoderHandler::*handle)(const T&))
+    {
+        if (!sized<T>(rh, at, name))
+            return false;
+        const T r = copy<T>(p);
+        if (!knownString(r.*field, at, name))
+            return false;
+        (m_handler.*handle)(r);
+        return true;
+    }
+
     bool knownString(std::uint32_t id, std::uint64_t at, const char* field)
     {
         if (id == 0 || (id < m_strings.size() && m_strings[id]))
@@ -367,6 +405,69 @@ private:
             m_handler.onAllocSizeBin(r);
             return true;
         }
+        case RecordType::CudaDevice:
+            return named<CudaDeviceRecord>(rh, p, at, "CUDA device", &CudaDeviceRecord::nameId,
+                                           &DecoderHandler::onCudaDevice);
+        case RecordType::CudaContext:
+            return plain<CudaContextRecord>(rh, p, at, "CUDA context", &DecoderHandler::onCudaContext);
+        case RecordType::GpuKernel:
+            return named<GpuKernelRecord>(rh, p, at, "GPU kernel", &GpuKernelRecord::nameId,
+                                          &DecoderHandler::onGpuKernel);
+        case RecordType::GpuMemcpy: {
+            if (!sized<GpuMemcpyRecord>(rh, at, "GPU memcpy"))
+                return false;
+            const auto r = copy<GpuMemcpyRecord>(p);
+            if (r.copyKind > static_cast<std::uint8_t>(CopyDirection::PeerToPeer))
+                return fail(at, "GPU memcpy with unknown copy kind " + std::to_string(r.copyKind));
+            m_handler.onGpuMemcpy(r);
+            return true;
+        }
+        case RecordType::GpuMemset:
+            return plain<GpuMemsetRecord>(rh, p, at, "GPU memset", &DecoderHandler::onGpuMemset);
+        case RecordType::CudaApi: {
+            if (!sized<CudaApiRecord>(rh, at, "CUDA API call"))
+                return false;
+            const auto r = copy<CudaApiRecord>(p);
+            if (!knownString(r.nameId, at, "CUDA API call"))
+                return false;
+            if (r.api != static_cast<std::uint32_t>(CudaApiKind::Runtime) &&
+                r.api != static_cast<std::uint32_t>(CudaApiKind::Driver))
+                return fail(at, "CUDA API call of unknown API " + std::to_string(r.api));
+            m_handler.onCudaApi(r);
+            return true;
+        }
+        case RecordType::CudaSync:
+            return plain<CudaSyncRecord>(rh, p, at, "CUDA synchronization", &DecoderHandler::onCudaSync);
+        case RecordType::GpuMemory: {
+            if (!sized<GpuMemoryRecord>(rh, at, "GPU memory"))
+                return false;
+            const auto r = copy<GpuMemoryRecord>(p);
+            if (r.operation != 1 && r.operation != 2)
+                return fail(at, "GPU memory record with unknown operation " + std::to_string(r.operation));
+            m_handler.onGpuMemory(r);
+            return true;
+        }
+        case RecordType::CudaStreamName:
+            return named<CudaStreamNameRecord>(rh, p, at, "CUDA stream name", &CudaStreamNameRecord::nameId,
+                                               &DecoderHandler::onCudaStreamName);
+        case RecordType::Metadata: {
+            if (!sized<MetadataRecord>(rh, at, "metadata"))
+                return false;
+            const auto r = copy<MetadataRecord>(p);
+            if (!knownString(r.keyId, at, "metadata key") || !knownString(r.valueId, at, "metadata value"))
+                return false;
+            if (r.keyId == 0)
+                return fail(at, "metadata without a key");
+            m_handler.onMetadata(r);
+            return true;
+        }
+        case RecordType::DeviceWindow:
+            return named<DeviceWindowRecord>(rh, p, at, "device window", &DeviceWindowRecord::nameId,
+                                             &DecoderHandler::onDeviceWindow);
+        case RecordType::CudaDropped:
+            return plain<CudaDroppedRecord>(rh, p, at, "CUDA dropped", &DecoderHandler::onCudaDropped);
+        case RecordType::CudaOverhead:
+            return plain<CudaOverheadRecord>(rh, p, at, "CUDA overhead", &DecoderHandler::onCudaOverhead);
         }
         return fail(at, "unknown record type " + std::to_string(rh.type));
     }

@@ -1,5 +1,5 @@
-// spanscope collector wire format, version 3 (version 1 lacks the allocation records, version 2
-// their size bins). Header-only, C++17, no dependencies.
+// spanscope collector wire format, version 4 (version 1 lacks the allocation records, version 2
+// their size bins, version 3 the CUDA records). Header-only, C++17, no dependencies.
 //
 // A stream is one Hello frame, then Data frames, then (on a clean exit) one End frame.
 // Every frame is a FrameHeader followed by `payloadBytes` bytes of payload. All integers are
@@ -33,8 +33,8 @@ static_assert(sizeof(double) == 8, "the protocol carries IEEE-754 binary64");
 
 // The four bytes every frame starts with: 'S' 'P' 'S' 'C'.
 inline constexpr char kMagic[4] = {'S', 'P', 'S', 'C'};
-inline constexpr std::uint16_t kVersion = 3;
-// Oldest version a reader accepts: versions 2 and 3 only added record types.
+inline constexpr std::uint16_t kVersion = 4;
+// Oldest version a reader accepts: versions 2 to 4 only added record types.
 inline constexpr std::uint16_t kOldestVersion = 1;
 // Largest payload a writer sends and a reader accepts, in bytes (16 MiB).
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
@@ -83,9 +83,23 @@ enum class RecordType : std::uint16_t {
     AllocSpan = 15,
     // Version 3.
     AllocSizeBin = 16,
+    // Version 4: CUDA activity (CUPTI), device-clock windows, metadata.
+    CudaDevice = 17,
+    CudaContext = 18,
+    GpuKernel = 19,
+    GpuMemcpy = 20,
+    GpuMemset = 21,
+    CudaApi = 22,
+    CudaSync = 23,
+    GpuMemory = 24,
+    CudaStreamName = 25,
+    Metadata = 26,
+    DeviceWindow = 27,
+    CudaDropped = 28,
+    CudaOverhead = 29,
 };
 inline constexpr std::uint16_t kFirstRecordType = 1;
-inline constexpr std::uint16_t kLastRecordType = 16;
+inline constexpr std::uint16_t kLastRecordType = 29;
 
 struct RecordHeader
 {
@@ -312,6 +326,210 @@ struct AllocSizeBinRecord
 };
 static_assert(sizeof(AllocSizeBinRecord) == 32);
 
+// ---- Version 4: CUDA activity, recorded through CUPTI by the collector's CUDA injection ----
+// Times of these records are CLOCK_MONOTONIC ns of the job's machine, not ticks: the
+// collector has CUPTI stamp them with that clock (its timestamp callback) or maps CUPTI's
+// clock onto it itself (metadata `gpu_clock` says which, `gpu_clock_residual_ns` how well).
+// device: CUDA device ordinal. context, stream: CUPTI's ids (unique in the process; a
+// stream id of kNoStream means "no stream"). correlation: CUPTI's correlation id, the same in
+// a CudaApi record and in the GPU work that call started (0 = none).
+inline constexpr std::uint32_t kNoStream = 0xffffffffu;
+
+// A GPU (CUPTI's device record), before any GPU work on it.
+struct CudaDeviceRecord
+{
+    RecordHeader header;
+    std::int32_t device;
+    std::int64_t totalMemoryBytes; // -1 = unknown
+    std::int32_t multiprocessors;  // SMs, -1 = unknown
+    std::int32_t computeMajor;     // compute capability, -1 = unknown
+    std::int32_t computeMinor;
+    std::int32_t warpSize;         // threads per warp, -1 = unknown
+    std::uint32_t nameId;          // string id of the device's name
+    std::uint32_t reserved;
+};
+static_assert(sizeof(CudaDeviceRecord) == 40);
+
+// A CUDA context and the device it belongs to (syncs and overheads name only the context).
+struct CudaContextRecord
+{
+    RecordHeader header;
+    std::uint32_t context;
+    std::int32_t device;
+    std::uint32_t reserved;
+};
+static_assert(sizeof(CudaContextRecord) == 16);
+
+// One kernel execution.
+struct GpuKernelRecord
+{
+    RecordHeader header;
+    std::int32_t device;
+    std::int64_t startNs; // CLOCK_MONOTONIC
+    std::int64_t endNs;
+    std::uint32_t context;
+    std::uint32_t stream;
+    std::uint32_t correlation;
+    std::uint32_t nameId; // string id of the kernel's (demangled) name
+    std::int32_t grid[3];  // blocks per grid, x y z
+    std::int32_t block[3]; // threads per block, x y z
+    std::uint32_t registersPerThread;
+    std::uint32_t sharedMemoryBytes; // static + dynamic, per block
+    std::uint32_t graphId;           // the CUDA graph it ran in, 0 = none
+    std::uint32_t reserved;
+};
+static_assert(sizeof(GpuKernelRecord) == 80);
+
+// Direction of a copy (GpuMemcpyRecord::copyKind).
+enum class CopyDirection : std::uint8_t { Unknown = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, HostToHost = 4, PeerToPeer = 5 };
+
+// One copy (cudaMemcpy*, peer copies included).
+struct GpuMemcpyRecord
+{
+    RecordHeader header;
+    std::int32_t device;
+    std::int64_t startNs; // CLOCK_MONOTONIC
+    std::int64_t endNs;
+    std::uint32_t context;
+    std::uint32_t stream;
+    std::uint32_t correlation;
+    std::uint8_t copyKind;   // CopyDirection
+    std::uint8_t srcKind;    // CUPTI's memory kind of the source (CUpti_ActivityMemoryKind)
+    std::uint8_t dstKind;    // and of the destination
+    std::uint8_t reserved8;
+    std::uint64_t bytes;
+    std::int32_t srcDevice;  // peer copies: the devices on each side; else `device`
+    std::int32_t dstDevice;
+    std::uint32_t graphId;   // 0 = none
+    std::uint32_t reserved;
+};
+static_assert(sizeof(GpuMemcpyRecord) == 64);
+
+// One memset.
+struct GpuMemsetRecord
+{
+    RecordHeader header;
+    std::int32_t device;
+    std::int64_t startNs; // CLOCK_MONOTONIC
+    std::int64_t endNs;
+    std::uint32_t context;
+    std::uint32_t stream;
+    std::uint32_t correlation;
+    std::uint32_t value; // the byte value set
+    std::uint64_t bytes;
+    std::uint32_t graphId; // 0 = none
+    std::uint32_t reserved;
+};
+static_assert(sizeof(GpuMemsetRecord) == 56);
+
+enum class CudaApiKind : std::uint32_t { Runtime = 1, Driver = 2 };
+
+// One CUDA runtime or driver API call on a CPU thread.
+struct CudaApiRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;    // OS thread id of the calling thread
+    std::int64_t startNs; // CLOCK_MONOTONIC
+    std::int64_t endNs;
+    std::uint32_t correlation;
+    std::uint32_t nameId;      // string id of the function's name ("cudaLaunchKernel")
+    std::uint32_t api;         // CudaApiKind
+    std::int32_t returnValue;  // cudaError_t / CUresult
+};
+static_assert(sizeof(CudaApiRecord) == 40);
+
+// A synchronization: the host waited for the device (type as CUPTI numbers it: 1 event sync,
+// 2 stream wait event, 3 stream sync, 4 context sync).
+struct CudaSyncRecord
+{
+    RecordHeader header;
+    std::uint32_t type;
+    std::int64_t startNs; // CLOCK_MONOTONIC
+    std::int64_t endNs;
+    std::uint32_t context;
+    std::uint32_t stream; // kNoStream for a context sync
+    std::uint32_t correlation;
+    std::uint32_t reserved;
+};
+static_assert(sizeof(CudaSyncRecord) == 40);
+
+// A device allocation (operation 1) or its release (operation 2), e.g. cudaMalloc/cudaFree.
+struct GpuMemoryRecord
+{
+    RecordHeader header;
+    std::int32_t device;
+    std::int64_t timeNs; // CLOCK_MONOTONIC
+    std::uint64_t address;
+    std::uint64_t bytes;
+    std::uint32_t context;
+    std::uint32_t stream; // kNoStream unless stream-ordered
+    std::uint32_t correlation;
+    std::uint8_t operation;  // 1 allocation, 2 release
+    std::uint8_t memoryKind; // CUpti_ActivityMemoryKind
+    std::uint16_t reserved;
+};
+static_assert(sizeof(GpuMemoryRecord) == 48);
+
+// The job named a stream (nvtxNameCudaStream / nvtxNameCuStream). A later one renames it.
+struct CudaStreamNameRecord
+{
+    RecordHeader header;
+    std::uint32_t stream; // CUPTI's stream id
+    std::uint32_t nameId;
+    std::uint32_t reserved;
+};
+static_assert(sizeof(CudaStreamNameRecord) == 16);
+
+// A fact about the capture, shown with its metadata (e.g. key "cuda_activity", value
+// "unavailable: no CUDA driver"). A later record with the same key replaces the value.
+struct MetadataRecord
+{
+    RecordHeader header;
+    std::uint32_t keyId;   // string id
+    std::uint32_t valueId; // string id
+    std::uint32_t reserved;
+};
+static_assert(sizeof(MetadataRecord) == 16);
+
+// A window of <spanscope/device_window.h> whose duration became known: the device's own
+// measure between its two events, with the host moments they were enqueued.
+struct DeviceWindowRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;           // thread that resolved it
+    std::int64_t hostStartNs;    // CLOCK_MONOTONIC: start() enqueued the opening event
+    std::int64_t hostEndNs;      // stop() enqueued the closing event
+    std::int64_t deviceStartNs;  // the opening event on CLOCK_MONOTONIC (the API's anchor), -1 = unknown
+    std::int64_t deviceEndNs;    // the closing event, likewise
+    std::int64_t deviceDurationNs; // between the two events on the device clock
+    std::int32_t device;         // -1 = unknown
+    std::uint32_t nameId;        // string id, 0 = unnamed
+    std::uint64_t stream;        // the stream handle as an integer (not a CUPTI id)
+};
+static_assert(sizeof(DeviceWindowRecord) == 64);
+
+// CUPTI lost `count` activity records since the previous CudaDropped (its buffers were full).
+struct CudaDroppedRecord
+{
+    RecordHeader header;
+    std::uint32_t reserved;
+    std::uint64_t count;
+};
+static_assert(sizeof(CudaDroppedRecord) == 16);
+
+// Time CUPTI or the driver spent on its own work (CUpti_ActivityOverheadKind `kind`: buffer
+// flushes, instrumentation, lazy loading, ...), on a thread when `tid` is not 0.
+struct CudaOverheadRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;
+    std::int64_t startNs; // CLOCK_MONOTONIC
+    std::int64_t endNs;
+    std::uint32_t kind;
+    std::int32_t device; // -1 = none
+};
+static_assert(sizeof(CudaOverheadRecord) == 32);
+
 // Size in bytes of each record type; for StringDef, of its fixed part. 0 = unknown type.
 constexpr std::size_t recordSize(std::uint16_t type)
 {
@@ -348,6 +566,32 @@ constexpr std::size_t recordSize(std::uint16_t type)
         return sizeof(AllocSpanRecord);
     case RecordType::AllocSizeBin:
         return sizeof(AllocSizeBinRecord);
+    case RecordType::CudaDevice:
+        return sizeof(CudaDeviceRecord);
+    case RecordType::CudaContext:
+        return sizeof(CudaContextRecord);
+    case RecordType::GpuKernel:
+        return sizeof(GpuKernelRecord);
+    case RecordType::GpuMemcpy:
+        return sizeof(GpuMemcpyRecord);
+    case RecordType::GpuMemset:
+        return sizeof(GpuMemsetRecord);
+    case RecordType::CudaApi:
+        return sizeof(CudaApiRecord);
+    case RecordType::CudaSync:
+        return sizeof(CudaSyncRecord);
+    case RecordType::GpuMemory:
+        return sizeof(GpuMemoryRecord);
+    case RecordType::CudaStreamName:
+        return sizeof(CudaStreamNameRecord);
+    case RecordType::Metadata:
+        return sizeof(MetadataRecord);
+    case RecordType::DeviceWindow:
+        return sizeof(DeviceWindowRecord);
+    case RecordType::CudaDropped:
+        return sizeof(CudaDroppedRecord);
+    case RecordType::CudaOverhead:
+        return sizeof(CudaOverheadRecord);
     }
     return 0;
 }

@@ -151,6 +151,99 @@ public:
             std::printf("dropped %" PRIu64 "\n", r.count);
     }
 
+    // CUDA activity (protocol 4). GPU times are CLOCK_MONOTONIC ns, printed as they are.
+    void onCudaDevice(const CudaDeviceRecord& r) override
+    {
+        count("cuda-device");
+        if (m_records)
+            std::printf("cuda-device %d \"%s\" sm=%d cc=%d.%d memory=%" PRId64 "\n", r.device, str(r.nameId).c_str(),
+                        r.multiprocessors, r.computeMajor, r.computeMinor, r.totalMemoryBytes);
+    }
+    void onCudaContext(const CudaContextRecord& r) override
+    {
+        count("cuda-context");
+        if (m_records)
+            std::printf("cuda-context %u device=%d\n", r.context, r.device);
+    }
+    void onGpuKernel(const GpuKernelRecord& r) override
+    {
+        count("gpu-kernel");
+        if (m_records)
+            std::printf("gpu-kernel device=%d stream=%u correlation=%u start=%" PRId64 " end=%" PRId64
+                        " grid=%dx%dx%d block=%dx%dx%d \"%s\"\n",
+                        r.device, r.stream, r.correlation, r.startNs, r.endNs, r.grid[0], r.grid[1], r.grid[2],
+                        r.block[0], r.block[1], r.block[2], str(r.nameId).c_str());
+    }
+    void onGpuMemcpy(const GpuMemcpyRecord& r) override
+    {
+        count("gpu-memcpy");
+        if (m_records)
+            std::printf("gpu-memcpy device=%d stream=%u correlation=%u start=%" PRId64 " end=%" PRId64
+                        " kind=%u bytes=%" PRIu64 "\n",
+                        r.device, r.stream, r.correlation, r.startNs, r.endNs, r.copyKind, r.bytes);
+    }
+    void onGpuMemset(const GpuMemsetRecord& r) override
+    {
+        count("gpu-memset");
+        if (m_records)
+            std::printf("gpu-memset device=%d stream=%u correlation=%u start=%" PRId64 " end=%" PRId64
+                        " bytes=%" PRIu64 "\n",
+                        r.device, r.stream, r.correlation, r.startNs, r.endNs, r.bytes);
+    }
+    void onCudaApi(const CudaApiRecord& r) override
+    {
+        count(r.api == std::uint32_t(CudaApiKind::Runtime) ? "cuda-runtime-call" : "cuda-driver-call");
+        if (m_records)
+            std::printf("cuda-api tid=%u correlation=%u start=%" PRId64 " end=%" PRId64 " \"%s\" result=%d\n", r.tid,
+                        r.correlation, r.startNs, r.endNs, str(r.nameId).c_str(), r.returnValue);
+    }
+    void onCudaSync(const CudaSyncRecord& r) override
+    {
+        count("cuda-sync");
+        if (m_records)
+            std::printf("cuda-sync type=%u context=%u stream=%u start=%" PRId64 " end=%" PRId64 "\n", r.type,
+                        r.context, r.stream, r.startNs, r.endNs);
+    }
+    void onGpuMemory(const GpuMemoryRecord& r) override
+    {
+        count(r.operation == 1 ? "gpu-alloc" : "gpu-free");
+        if (m_records)
+            std::printf("gpu-memory %s device=%d address=%" PRIx64 " bytes=%" PRIu64 " at=%" PRId64 "\n",
+                        r.operation == 1 ? "alloc" : "free", r.device, r.address, r.bytes, r.timeNs);
+    }
+    void onCudaStreamName(const CudaStreamNameRecord& r) override
+    {
+        count("cuda-stream-name");
+        if (m_records)
+            std::printf("cuda-stream %u name=\"%s\"\n", r.stream, str(r.nameId).c_str());
+    }
+    void onMetadata(const MetadataRecord& r) override
+    {
+        m_metadata[str(r.keyId)] = str(r.valueId);
+        count("metadata");
+        if (m_records)
+            std::printf("metadata %s=\"%s\"\n", str(r.keyId).c_str(), str(r.valueId).c_str());
+    }
+    void onDeviceWindow(const DeviceWindowRecord& r) override
+    {
+        count("device-window");
+        if (m_records)
+            std::printf("device-window tid=%u \"%s\" host=%" PRId64 "..%" PRId64 " device=%" PRId64 " ns\n", r.tid,
+                        str(r.nameId).c_str(), r.hostStartNs, r.hostEndNs, r.deviceDurationNs);
+    }
+    void onCudaDropped(const CudaDroppedRecord& r) override
+    {
+        m_cuptiDropped += r.count;
+        count("cupti-dropped");
+    }
+    void onCudaOverhead(const CudaOverheadRecord& r) override
+    {
+        count("cuda-overhead");
+        if (m_records)
+            std::printf("cuda-overhead tid=%u kind=%u start=%" PRId64 " end=%" PRId64 "\n", r.tid, r.kind, r.startNs,
+                        r.endNs);
+    }
+
     void printSummary(bool complete) const
     {
         std::printf("pid %u, %s\n", m_pid, complete ? "complete (end frame)" : "no end frame");
@@ -166,6 +259,12 @@ public:
         std::printf("domains:\n");
         for (const auto& [id, name] : m_domains)
             std::printf("  %u %s\n", id, name.c_str());
+        if (m_cuptiDropped > 0)
+            std::printf("CUPTI records dropped %" PRIu64 "\n", m_cuptiDropped);
+        if (!m_metadata.empty())
+            std::printf("metadata:\n");
+        for (const auto& [key, value] : m_metadata)
+            std::printf("  %s: %s\n", key.c_str(), value.c_str());
     }
 
 private:
@@ -195,7 +294,8 @@ private:
     std::map<std::uint32_t, std::string> m_domains;
     std::map<std::string, std::uint64_t> m_counts;
     std::map<std::uint32_t, std::uint64_t> m_perThread;
-    std::uint64_t m_dropped = 0;
+    std::uint64_t m_dropped = 0, m_cuptiDropped = 0;
+    std::map<std::string, std::string> m_metadata;
     bool m_haveCalibration = false;
     ClockCalibrationRecord m_calibration{};
     std::uint64_t m_startTicks = 0;

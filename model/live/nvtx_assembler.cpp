@@ -171,7 +171,7 @@ void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
     // Records that came before any calibration hold raw ticks: convert them now.
     auto fix = [this](int64_t& t) { t = toNs(uint64_t(t)); };
     for (auto& call : m_calls) {
-        if (call.allocSpan) // CLOCK_MONOTONIC ns already
+        if (call.allocSpan || call.gpu != kNotCuda) // CLOCK_MONOTONIC ns already
             continue;
         fix(call.start);
         if (!call.open)
@@ -482,12 +482,15 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         c.threads.push_back(info);
     }
 
-    // Lay out: rows per region (ascending), calls by (start asc, end desc) within a row.
+    // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
+    // CPU call), calls by (start asc, end desc) within a row.
     std::vector<uint32_t> order(m_calls.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         const Call& x = m_calls[a];
         const Call& y = m_calls[b];
+        if ((x.thread == kNoThread) != (y.thread == kNoThread))
+            return y.thread == kNoThread;
         if (x.region != y.region)
             return x.region < y.region;
         if (x.start != y.start)
@@ -514,7 +517,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         eventOf[order[k]] = int64_t(k);
         e.start[k] = call.start;
         e.end[k] = endOf(call);
-        e.threadIds[k] = call.thread;
+        e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
         e.taskIds[k] = taskOfCall[order[k]];
         c.nvtx.callDomains[k] = call.domain;
         c.nvtx.callCategories[k] = call.category;
@@ -545,8 +548,21 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
                                 c.strings.intern(text(mark.message)),
                                 mark.call >= 0 ? eventOf[size_t(mark.call)] : -1});
     // Tracks now rather than at load: allocations and the heap counter go on them, and
-    // merging processes keeps each process's.
-    assignTracks(c);
+    // merging processes keeps each process's. GPU work has tracks of its own.
+    size_t firstGpuRow = 0;
+    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
+        ++firstGpuRow;
+    {
+        std::vector<RegionRow> gpuRows(c.rows.begin() + std::ptrdiff_t(firstGpuRow), c.rows.end());
+        c.rows.resize(firstGpuRow);
+        assignTracks(c);
+        c.rows.insert(c.rows.end(), gpuRows.begin(), gpuRows.end());
+    }
+    if (!m_regionKinds.empty()) {
+        c.regionKinds = m_regionKinds;
+        c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
+    }
+    addGpuTables(c, order, firstGpuRow);
     if (m_sawAllocations)
         addAllocationTables(c);
 
@@ -609,6 +625,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         add("alloc_outside_ranges_bytes",
             clampToInt64(m_allocTotals.bytes - std::min(inRangesBytes, m_allocTotals.bytes)));
     }
+    addGpuMetadata(c);
     MetadataValue domainList;
     domainList.kind = MetadataValue::Kind::StringList;
     for (const auto& d : c.nvtx.domains)

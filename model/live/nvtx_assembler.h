@@ -74,10 +74,26 @@ public:
     void onAllocSpan(const protocol::AllocSpanRecord&) override;
     void onLargeAlloc(const protocol::LargeAllocRecord&) override;
     void onAllocSizeBin(const protocol::AllocSizeBinRecord&) override;
+    // CUDA activity (nvtx_assembler_gpu.cpp).
+    void onCudaDevice(const protocol::CudaDeviceRecord&) override;
+    void onCudaContext(const protocol::CudaContextRecord&) override;
+    void onGpuKernel(const protocol::GpuKernelRecord&) override;
+    void onGpuMemcpy(const protocol::GpuMemcpyRecord&) override;
+    void onGpuMemset(const protocol::GpuMemsetRecord&) override;
+    void onCudaApi(const protocol::CudaApiRecord&) override;
+    void onCudaSync(const protocol::CudaSyncRecord&) override;
+    void onGpuMemory(const protocol::GpuMemoryRecord&) override;
+    void onCudaStreamName(const protocol::CudaStreamNameRecord&) override;
+    void onMetadata(const protocol::MetadataRecord&) override;
+    void onDeviceWindow(const protocol::DeviceWindowRecord&) override;
+    void onCudaDropped(const protocol::CudaDroppedRecord&) override;
+    void onCudaOverhead(const protocol::CudaOverheadRecord&) override;
 
     // The domain lane of the allocation span API's spans ("allocation spans"); their
     // regions are named "alloc: <operation>".
     static constexpr uint32_t kAllocSpanDomain = UINT32_MAX - 1;
+    // The domain of CUDA API calls and GPU work ("CUDA").
+    static constexpr uint32_t kCudaDomain = UINT32_MAX - 2;
 
     // The stream is over: ends still waiting for their start become anomalies, and a
     // stream without an End frame, or with `streamError` (the decoder's message for a
@@ -92,6 +108,18 @@ public:
     bool finished() const { return m_finished; }
 
 private:
+    // What a call of CUDA activity is, besides its time, region and thread.
+    enum class GpuWorkKind : uint8_t { Api, Kernel, Memcpy, Memset, Sync, Overhead, Window };
+    struct GpuWork
+    {
+        GpuWorkKind kind = GpuWorkKind::Api;
+        int32_t device = -1;
+        uint32_t stream = protocol::kNoStream;
+        uint32_t context = 0;
+        uint32_t correlation = 0;
+        uint32_t detail = UINT32_MAX; // kernels: m_kernelShapes row; copies: m_copies row
+        int64_t hostStart = 0, hostEnd = 0; // device windows: when the host enqueued them, ns
+    };
     struct Call
     {
         int64_t start = 0, end = 0; // ns (raw ticks until the first calibration)
@@ -106,7 +134,11 @@ private:
         uint64_t allocations = 0, allocatedBytes = 0;
         uint64_t iterations = 0; // a span of the allocation span API: as the program stated
         bool allocSpan = false;
+        uint32_t gpu = kNotCuda; // CUDA API call or GPU work: its row in m_gpuWork
     };
+    static constexpr uint32_t kNotCuda = UINT32_MAX;
+    // Calls of GPU work have no CPU thread.
+    static constexpr uint32_t kNoThread = UINT32_MAX;
     struct PendingEnd
     {
         int64_t time = 0;
@@ -126,6 +158,14 @@ private:
     // open push range's region, or (region -1) the thread itself.
     CountedAllocations& countedFor(uint32_t thread);
     void addAllocationTables(Capture& c) const;
+    // GPU work's tracks, activity rows, launch flows, devices, GPU memory, and the GPU time
+    // of CPU calls; `order`: event -> call. `firstGpuRow`: the first row of GPU work (every
+    // row from there on holds calls without a CPU thread).
+    void addGpuTables(Capture& c, const std::vector<uint32_t>& order, size_t firstGpuRow) const;
+    void addGpuMetadata(Capture& c) const;
+    // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
+    void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
+    uint32_t regionOfKind(const std::string& name, RegionKind kind);
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
@@ -192,6 +232,31 @@ private:
         uint64_t address = 0, bytes = 0; // bytes 0: the block at `address` was freed
     };
     std::vector<LargeAlloc> m_large;
+
+    // CUDA activity (the collector's CUDA injection): what each call of CUDA activity is.
+    std::vector<GpuWork> m_gpuWork;
+    std::vector<KernelLaunchShape> m_kernelShapes;
+    std::vector<std::pair<uint64_t, CopyKind>> m_copies; // bytes, direction
+    std::vector<RegionKind> m_regionKinds;               // by region; missing = Cpu
+    struct CudaDevice
+    {
+        protocol::CudaDeviceRecord record{};
+        std::string name;
+    };
+    std::map<int32_t, CudaDevice> m_cudaDevices;
+    std::unordered_map<uint32_t, int32_t> m_contextDevice;
+    std::unordered_map<uint32_t, std::string> m_streamNames; // CUPTI stream id -> name
+    std::map<std::string, std::string> m_cudaMetadata;
+    uint64_t m_cudaDropped = 0;
+    struct GpuMemoryEvent
+    {
+        int64_t time = 0;
+        int32_t device = -1;
+        uint32_t correlation = 0;
+        uint64_t address = 0;
+        int64_t bytes = 0; // > 0 allocated, < 0 released
+    };
+    std::vector<GpuMemoryEvent> m_gpuMemory;
 };
 
 } // namespace spanscope::model::live

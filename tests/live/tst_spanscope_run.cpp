@@ -550,6 +550,29 @@ private slots:
         QCOMPARE(metadataInt(c, "dropped_records"), int64_t(0));
     }
 
+    // The collector is the job's CUDA injection too, unless --no-cuda; another tool's CUDA
+    // injection is refused, not replaced.
+    void injectsIntoCudaUnlessTold()
+    {
+        QTemporaryDir dir;
+        const QStringList show = {"--", "/bin/sh", "-c", "echo \"cuda=$CUDA_INJECTION64_PATH\""};
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("CUDA_INJECTION64_PATH");
+        const Run on = runTool(QStringList{"--output", dir.filePath("on.h5")} + show, env);
+        QVERIFY2(on.out.contains(QStringLiteral("cuda=") + SPANSCOPE_COLLECTOR_LIB), qPrintable(on.out + on.err));
+        const Run off = runTool(QStringList{"--output", dir.filePath("off.h5"), "--no-cuda"} + show, env);
+        QVERIFY2(off.out.contains("cuda=\n"), qPrintable(off.out + off.err));
+
+        env.insert("CUDA_INJECTION64_PATH", "/usr/lib/another-cuda-tool.so");
+        const Run refused = runTool(QStringList{"--output", dir.filePath("refused.h5")} + show, env);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("CUDA_INJECTION64_PATH is already set to /usr/lib/another-cuda-tool.so"),
+                 qPrintable(refused.err));
+        QVERIFY(refused.err.contains("--no-cuda"));
+        const Run kept = runTool(QStringList{"--output", dir.filePath("kept.h5"), "--no-cuda"} + show, env);
+        QVERIFY2(kept.out.contains("cuda=/usr/lib/another-cuda-tool.so"), qPrintable(kept.out + kept.err));
+    }
+
     void refusesAnotherInjectionAndBadUsage()
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -1,0 +1,411 @@
+// CUDA activity of a live capture (the collector's CUDA injection, protocol version 4): GPU
+// work becomes calls on GPU stream tracks, CUDA API calls become calls of their thread, and
+// a launch links to the work it started by CUPTI's correlation id. From there everything
+// the tracks model offers for traces (GPU time of CPU ranges, kernels table, flows, GPU
+// memory) works for live captures too.
+#include "../gpu/launch_gpu_time.h"
+#include "../stats/saturating.h"
+#include "nvtx_assembler.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace spanscope::model::live {
+
+using namespace protocol;
+
+namespace {
+
+int64_t clampNs(int64_t ns)
+{
+    return std::clamp<int64_t>(ns, -kTimeLimitNs, kTimeLimitNs);
+}
+
+CopyKind copyKindOf(uint8_t direction)
+{
+    switch (static_cast<CopyDirection>(direction)) {
+    case CopyDirection::HostToDevice:
+        return CopyKind::HostToDevice;
+    case CopyDirection::DeviceToHost:
+        return CopyKind::DeviceToHost;
+    case CopyDirection::DeviceToDevice:
+        return CopyKind::DeviceToDevice;
+    case CopyDirection::HostToHost:
+        return CopyKind::HostToHost;
+    case CopyDirection::PeerToPeer:
+        return CopyKind::PeerToPeer;
+    case CopyDirection::Unknown:
+        break;
+    }
+    return CopyKind::Unknown;
+}
+
+// CUpti_ActivitySynchronizationType.
+const char* syncName(uint32_t type)
+{
+    switch (type) {
+    case 1:
+        return "Event Synchronize";
+    case 2:
+        return "Stream Wait Event";
+    case 3:
+        return "Stream Synchronize";
+    case 4:
+        return "Context Synchronize";
+    }
+    return "Synchronize";
+}
+
+// CUpti_ActivityOverheadKind.
+std::string overheadName(uint32_t kind)
+{
+    switch (kind) {
+    case 1:
+        return "CUPTI overhead: driver compiler";
+    case 1u << 16:
+        return "CUPTI overhead: buffer flush";
+    case 2u << 16:
+        return "CUPTI overhead: instrumentation";
+    case 3u << 16:
+        return "CUPTI overhead: resource";
+    case 4u << 16:
+        return "CUPTI overhead: module loading";
+    case 5u << 16:
+        return "CUPTI overhead: lazy function loading";
+    case 6u << 16:
+        return "CUPTI overhead: command buffer full";
+    case 7u << 16:
+        return "CUPTI overhead: activity buffer request";
+    case 8u << 16:
+        return "CUPTI overhead: unified memory init";
+    }
+    return "CUPTI overhead: kind " + std::to_string(kind);
+}
+
+} // namespace
+
+uint32_t NvtxAssembler::regionOfKind(const std::string& name, RegionKind kind)
+{
+    if (kind == RegionKind::Cpu)
+        return regionNamed(name);
+    // Regions are keyed by (name, kind): a kernel and an NVTX range of one name are two.
+    const std::string key = name + '\x1f' + regionKindName(kind);
+    auto [it, added] = m_regionOf.try_emplace(key, uint32_t(m_regionNames.size()));
+    if (added) {
+        m_regionNames.push_back(name);
+        m_regionKinds.resize(m_regionNames.size(), RegionKind::Cpu);
+        m_regionKinds.back() = kind;
+    }
+    return it->second;
+}
+
+void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread,
+                                const GpuWork& work)
+{
+    start = clampNs(start);
+    end = clampNs(end);
+    if (end < start) {
+        ++m_counts.endsBeforeStart;
+        end = start;
+    }
+    Call call;
+    call.start = start;
+    call.end = end;
+    call.region = region;
+    call.thread = call.endThread = thread;
+    call.domain = kCudaDomain;
+    call.open = false;
+    call.gpu = uint32_t(m_gpuWork.size());
+    m_gpuWork.push_back(work);
+    m_calls.push_back(call);
+    m_domainNames.try_emplace(kCudaDomain, "CUDA");
+    seen(end);
+}
+
+void NvtxAssembler::onCudaDevice(const CudaDeviceRecord& r)
+{
+    if (!m_finished)
+        m_cudaDevices[r.device] = {r, text(r.nameId)};
+}
+
+void NvtxAssembler::onCudaContext(const CudaContextRecord& r)
+{
+    if (!m_finished)
+        m_contextDevice[r.context] = r.device;
+}
+
+void NvtxAssembler::onGpuKernel(const GpuKernelRecord& r)
+{
+    if (m_finished)
+        return;
+    KernelLaunchShape shape;
+    for (int i = 0; i < 3; ++i) {
+        shape.grid[i] = uint32_t(std::max(r.grid[i], 0));
+        shape.block[i] = uint32_t(std::max(r.block[i], 0));
+    }
+    shape.registersPerThread = uint16_t(std::min<uint32_t>(r.registersPerThread, UINT16_MAX));
+    shape.sharedMemoryBytes = r.sharedMemoryBytes;
+    GpuWork work{GpuWorkKind::Kernel, r.device, r.stream, r.context, r.correlation,
+                 uint32_t(m_kernelShapes.size())};
+    m_kernelShapes.push_back(shape);
+    const std::string& name = text(r.nameId);
+    addCudaCall(r.startNs, r.endNs, regionOfKind(name.empty() ? "(unnamed kernel)" : name, RegionKind::Kernel),
+                kNoThread, work);
+}
+
+void NvtxAssembler::onGpuMemcpy(const GpuMemcpyRecord& r)
+{
+    if (m_finished)
+        return;
+    const CopyKind kind = copyKindOf(r.copyKind);
+    GpuWork work{GpuWorkKind::Memcpy, r.device, r.stream, r.context, r.correlation, uint32_t(m_copies.size())};
+    m_copies.emplace_back(r.bytes, kind);
+    addCudaCall(r.startNs, r.endNs, regionOfKind(std::string("Memcpy ") + copyKindName(kind), RegionKind::Memcpy),
+                kNoThread, work);
+}
+
+void NvtxAssembler::onGpuMemset(const GpuMemsetRecord& r)
+{
+    if (m_finished)
+        return;
+    GpuWork work{GpuWorkKind::Memset, r.device, r.stream, r.context, r.correlation};
+    addCudaCall(r.startNs, r.endNs, regionOfKind("Memset", RegionKind::Memset), kNoThread, work);
+}
+
+void NvtxAssembler::onCudaApi(const CudaApiRecord& r)
+{
+    if (m_finished)
+        return;
+    const std::string& name = text(r.nameId);
+    GpuWork work{GpuWorkKind::Api, -1, kNoStream, 0, r.correlation};
+    addCudaCall(r.startNs, r.endNs, regionNamed(name.empty() ? "(unnamed CUDA call)" : name), threadOf(r.tid), work);
+}
+
+void NvtxAssembler::onCudaSync(const CudaSyncRecord& r)
+{
+    if (m_finished)
+        return;
+    const auto device = m_contextDevice.find(r.context);
+    GpuWork work{GpuWorkKind::Sync, device == m_contextDevice.end() ? -1 : device->second, r.stream, r.context,
+                 r.correlation};
+    addCudaCall(r.startNs, r.endNs, regionOfKind(syncName(r.type), RegionKind::GpuRange), kNoThread, work);
+}
+
+void NvtxAssembler::onGpuMemory(const GpuMemoryRecord& r)
+{
+    if (m_finished)
+        return;
+    const int64_t bytes = clampToInt64(r.bytes);
+    m_gpuMemory.push_back({clampNs(r.timeNs), r.device, r.correlation, r.address, r.operation == 1 ? bytes : -bytes});
+    seen(clampNs(r.timeNs));
+}
+
+void NvtxAssembler::onCudaStreamName(const CudaStreamNameRecord& r)
+{
+    if (!m_finished)
+        m_streamNames[r.stream] = text(r.nameId);
+}
+
+void NvtxAssembler::onMetadata(const MetadataRecord& r)
+{
+    if (!m_finished)
+        m_cudaMetadata[text(r.keyId)] = text(r.valueId);
+}
+
+void NvtxAssembler::onDeviceWindow(const DeviceWindowRecord& r)
+{
+    if (m_finished)
+        return;
+    // On the device's own clock when the API could place it on the host's (its anchor);
+    // otherwise where the host enqueued it, with the device's duration.
+    const bool placed = r.deviceStartNs >= 0 && r.deviceEndNs >= r.deviceStartNs;
+    const int64_t start = placed ? r.deviceStartNs : r.hostStartNs;
+    const int64_t end = placed ? r.deviceEndNs : addSaturating(clampNs(r.hostStartNs), clampNs(r.deviceDurationNs));
+    GpuWork work{GpuWorkKind::Window, r.device, kNoStream, 0, 0};
+    work.hostStart = clampNs(r.hostStartNs);
+    work.hostEnd = clampNs(r.hostEndNs);
+    const std::string& name = text(r.nameId);
+    addCudaCall(start, end, regionOfKind(name.empty() ? "device window" : name, RegionKind::GpuRange), kNoThread,
+                work);
+}
+
+void NvtxAssembler::onCudaDropped(const CudaDroppedRecord& r)
+{
+    m_cudaDropped = addSaturatingUnsigned(m_cudaDropped, r.count);
+}
+
+void NvtxAssembler::onCudaOverhead(const CudaOverheadRecord& r)
+{
+    if (m_finished)
+        return;
+    GpuWork work{GpuWorkKind::Overhead, r.device, kNoStream, 0, 0};
+    if (r.tid != 0)
+        addCudaCall(r.startNs, r.endNs, regionNamed(overheadName(r.kind)), threadOf(r.tid), work);
+    else
+        addCudaCall(r.startNs, r.endNs, regionOfKind(overheadName(r.kind), RegionKind::GpuRange), kNoThread, work);
+}
+
+void NvtxAssembler::addGpuTables(Capture& c, const std::vector<uint32_t>& order, size_t firstGpuRow) const
+{
+    if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
+        return;
+    // GPU tracks, keyed by (device, stream, lane): lane 0 the stream's work, 1 its syncs,
+    // 2 device windows (stream -1).
+    std::map<std::tuple<int32_t, int64_t, int>, uint32_t> tracks;
+    auto gpuTrack = [&](int32_t device, int64_t stream, int lane) {
+        auto [it, added] = tracks.try_emplace({device, stream, lane}, TrackId::kNone);
+        if (added) {
+            Track t;
+            t.kind = stream < 0 ? TrackKind::GpuDevice : TrackKind::GpuStream;
+            t.device = device;
+            t.stream = stream;
+            std::string name;
+            if (stream >= 0)
+                if (auto named = m_streamNames.find(uint32_t(stream)); named != m_streamNames.end())
+                    name = named->second;
+            if (lane == 1)
+                name = (stream < 0 ? "GPU " + std::to_string(device) : "stream " + std::to_string(stream)) + " syncs";
+            else if (lane == 2)
+                name = "device windows";
+            t.sortKey = lane;
+            if (!name.empty())
+                t.name = c.strings.intern(name);
+            it->second = addTrack(c, t).value;
+        }
+        return TrackId{it->second};
+    };
+    auto& e = c.events;
+    for (size_t row = firstGpuRow; row < c.rows.size(); ++row)
+        for (uint64_t k = c.rows[row].offset; k < c.rows[row].offset + c.rows[row].count; ++k) {
+            const GpuWork& w = m_gpuWork[m_calls[order[k]].gpu];
+            const int64_t stream = w.stream == kNoStream ? -1 : int64_t(w.stream);
+            switch (w.kind) {
+            case GpuWorkKind::Kernel:
+            case GpuWorkKind::Memcpy:
+            case GpuWorkKind::Memset:
+                e.track[k] = gpuTrack(w.device, stream, 0).value;
+                break;
+            case GpuWorkKind::Sync:
+                e.track[k] = gpuTrack(w.device, stream, 1).value;
+                break;
+            case GpuWorkKind::Window:
+                e.track[k] = gpuTrack(w.device, -1, 2).value;
+                break;
+            case GpuWorkKind::Api:
+            case GpuWorkKind::Overhead:
+                e.track[k] = gpuTrack(w.device, -1, 0).value;
+                break;
+            }
+        }
+
+    // Launches: correlation id -> the API call's event; the work it started links back.
+    std::unordered_map<uint32_t, uint32_t> launchOf;
+    bool windows = false;
+    for (size_t k = 0; k < order.size(); ++k) {
+        const Call& call = m_calls[order[k]];
+        if (call.gpu == kNotCuda)
+            continue;
+        const GpuWork& w = m_gpuWork[call.gpu];
+        if (w.kind == GpuWorkKind::Api && w.correlation != 0)
+            launchOf.emplace(w.correlation, uint32_t(k));
+        windows |= w.kind == GpuWorkKind::Window;
+    }
+    if (windows)
+        e.args.resize(e.size(), ArgsRef::kNone);
+    for (size_t k = 0; k < order.size(); ++k) {
+        const Call& call = m_calls[order[k]];
+        if (call.gpu == kNotCuda)
+            continue;
+        const GpuWork& w = m_gpuWork[call.gpu];
+        const auto event = uint32_t(k);
+        switch (w.kind) {
+        case GpuWorkKind::Kernel:
+            c.gpuActivities.addKernel(event, w.correlation, w.context, m_kernelShapes[w.detail]);
+            break;
+        case GpuWorkKind::Memcpy:
+            c.gpuActivities.addCopy(event, w.correlation, w.context, m_copies[w.detail].first, m_copies[w.detail].second);
+            break;
+        case GpuWorkKind::Memset:
+            c.gpuActivities.addOther(event, w.correlation, w.context);
+            break;
+        case GpuWorkKind::Window:
+            e.args[k] = c.args
+                            .append("{\"host_start_ns\": " + std::to_string(w.hostStart) + ", \"host_end_ns\": "
+                                    + std::to_string(w.hostEnd) + ", \"host_ns\": "
+                                    + std::to_string(subtractSaturating(w.hostEnd, w.hostStart)) + ", \"device_ns\": "
+                                    + std::to_string(subtractSaturating(call.end, call.start)) + "}")
+                            .packed;
+            continue;
+        default:
+            continue;
+        }
+        if (auto launch = launchOf.find(w.correlation); w.correlation != 0 && launch != launchOf.end())
+            c.flows.add(launch->second, event, FlowKind::Launch);
+    }
+    c.gpuActivities.finish();
+    c.flows.finish();
+    if (windows)
+        c.args.seal();
+
+    for (const auto& [id, device] : m_cudaDevices) {
+        DeviceInfo info;
+        info.device = id;
+        info.name = c.strings.intern(device.name);
+        info.totalMemoryBytes = device.record.totalMemoryBytes;
+        info.multiprocessors = device.record.multiprocessors;
+        info.computeMajor = device.record.computeMajor;
+        info.computeMinor = device.record.computeMinor;
+        info.warpSize = device.record.warpSize;
+        c.devices.push_back(info);
+    }
+
+    // GPU memory: each allocation on the thread whose call made it (so the ranges open
+    // there own it), and each device's memory in use as a counter.
+    if (!m_gpuMemory.empty()) {
+        std::vector<GpuMemoryEvent> memory = m_gpuMemory;
+        std::stable_sort(memory.begin(), memory.end(),
+                         [](const GpuMemoryEvent& a, const GpuMemoryEvent& b) { return a.time < b.time; });
+        std::map<int32_t, std::pair<CounterSeries, int64_t>> inUse; // device -> (series, bytes)
+        for (const GpuMemoryEvent& m : memory) {
+            const auto launch = launchOf.find(m.correlation);
+            const TrackId track = m.correlation != 0 && launch != launchOf.end() ? TrackId{e.track[launch->second]}
+                                                                                 : gpuTrack(m.device, -1, 0);
+            c.allocations.add(m.time, track, m.address, m.bytes, m.device);
+            auto& [series, bytes] = inUse[m.device];
+            bytes = std::max<int64_t>(0, addSaturating(bytes, m.bytes));
+            series.add(m.time, double(bytes));
+        }
+        c.allocations.finish();
+        for (auto& [device, entry] : inUse) {
+            entry.first.track = counterTrack(c, 0, device, "allocated");
+            entry.first.unit = c.strings.intern("bytes");
+            entry.first.finish();
+            c.counters.push_back(std::move(entry.first));
+        }
+    }
+    deriveLaunchGpuTime(c);
+}
+
+void NvtxAssembler::addGpuMetadata(Capture& c) const
+{
+    for (const auto& [key, value] : m_cudaMetadata) {
+        MetadataValue v;
+        v.text = value;
+        c.metadata.push_back({key, v});
+    }
+    if (m_cudaMetadata.empty() && m_gpuWork.empty())
+        return;
+    MetadataValue dropped;
+    dropped.kind = MetadataValue::Kind::Integer;
+    dropped.integer = clampToInt64(m_cudaDropped);
+    c.metadata.push_back({"cupti_dropped_records", dropped});
+    if (m_cudaDropped > 0)
+        c.warnings.push_back({"CUPTI dropped " + std::to_string(m_cudaDropped)
+                                  + " activity records (its buffers were full); GPU work is missing",
+                              {}});
+    if (auto status = m_cudaMetadata.find("cuda_activity");
+        status != m_cudaMetadata.end() && status->second.rfind("unavailable", 0) == 0)
+        c.warnings.push_back({"CUDA activity " + status->second + "; NVTX ranges were recorded as usual", {}});
+}
+
+} // namespace spanscope::model::live

@@ -1,0 +1,29 @@
+// Stands in for the CUDA driver on a machine without one: loads the collector named by
+// NVTX_INJECTION64_PATH and calls its InitializeInjection as the driver would at cuInit,
+// then records NVTX ranges, which must reach the capture whatever CUDA's fate.
+#include <dlfcn.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+int main()
+{
+    const char* collector = std::getenv("NVTX_INJECTION64_PATH");
+    void* library = collector ? dlopen(collector, RTLD_NOW) : nullptr;
+    if (!library) {
+        std::fprintf(stderr, "cannot load the collector: %s\n", collector ? dlerror() : "NVTX_INJECTION64_PATH unset");
+        return 2;
+    }
+    auto initialize = reinterpret_cast<int (*)()>(dlsym(library, "InitializeInjection"));
+    if (!initialize) {
+        std::fprintf(stderr, "the collector exports no InitializeInjection\n");
+        return 3;
+    }
+    std::printf("InitializeInjection returned %d\n", initialize());
+    for (int i = 0; i < 3; ++i) {
+        nvtxRangePushA("after CUDA init");
+        nvtxRangePop();
+    }
+    return 0;
+}
