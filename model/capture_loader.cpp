@@ -3,6 +3,7 @@
 #include "io/chrome/chrome_trace_reader.h"
 #include "io/chrome/json_input.h"
 #include "io/region_file_reader.h"
+#include "io/stream_file_reader.h"
 #include "stats/allocation_stats.h"
 #include "stats/nesting.h"
 
@@ -31,6 +32,8 @@ Result<std::shared_ptr<Capture>> readCaptureFile(const std::string& path, const 
 {
     if (io::looksLikeJsonOrGzip(path))
         return io::readChromeTrace(path, progress, io::ChromeImportOptions{options.keepArgs});
+    if (io::looksLikeCollectorStream(path))
+        return io::readCollectorStream(path, progress);
     return io::readRegionFile(path, progress);
 }
 

@@ -228,6 +228,9 @@ void assignTracks(Capture& capture)
     if (lanes)
         events.track.resize(events.size());
     for (auto& row : capture.rows) {
+        // GPU work (kernels, copies, GPU ranges) sits on GPU tracks its source lays out.
+        if (capture.regionKind(row.region) != RegionKind::Cpu)
+            continue;
         RankTracks& rank = ranks[row.rank];
         if (!lanes) {
             row.track = TrackId{assigner.process(rank, row.rank)};

@@ -80,7 +80,9 @@ TrackId counterTrack(Capture& capture, int32_t rank, int32_t device, const std::
 // "nvtx-async"), one with a thread id on that thread's, the rest on their rank's Process
 // track. Fills events.track only when the events carry thread or task ids; otherwise a
 // row's calls are on its rank's Process track (see Capture::trackOfEvent). Captures that
-// already have tracks (importers build their own) are left alone. O(N) for N calls.
+// already have tracks (importers build their own) are left alone, and so are the calls of
+// GPU regions (RegionKind other than Cpu): their source gives them GPU tracks after this.
+// O(N) for N calls.
 void assignTracks(Capture& capture);
 
 } // namespace spanscope::model

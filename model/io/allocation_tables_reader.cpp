@@ -1,5 +1,8 @@
 #include "allocation_tables_reader.h"
 
+#include "gpu_tables_reader.h"
+#include "group_reader.h"
+
 #include "../stats/saturating.h"
 
 #include <algorithm>
@@ -14,43 +17,6 @@ namespace {
 
 constexpr const char* kCounters = "/spanscope/counters";
 constexpr const char* kAlloc = "/spanscope/alloc";
-
-// Reads the datasets of one group; the first problem is kept and later reads are skipped.
-struct GroupReader
-{
-    const H5File& file;
-    std::string group;
-    std::string problem;
-
-    template <typename Read> auto column(const char* name, Read read)
-    {
-        std::decay_t<decltype(read(std::string()).value())> values;
-        if (!problem.empty())
-            return values;
-        auto result = read(group + "/" + name);
-        if (result)
-            values = std::move(result.value());
-        else
-            problem = result.error().toString();
-        return values;
-    }
-    std::vector<int64_t> ints(const char* name)
-    {
-        return column(name, [&](const std::string& path) { return file.readInt64Column(path); });
-    }
-    std::vector<uint64_t> counts(const char* name)
-    {
-        return column(name, [&](const std::string& path) { return file.readUint64Column(path); });
-    }
-    std::vector<double> doubles(const char* name)
-    {
-        return column(name, [&](const std::string& path) { return file.readDoubleColumn(path); });
-    }
-    std::vector<std::string> texts(const char* name)
-    {
-        return column(name, [&](const std::string& path) { return file.readStrings(path); });
-    }
-};
 
 bool validRank(int64_t rank)
 {
@@ -148,11 +114,14 @@ std::string readAllocations(const H5File& file, Capture& capture, AllocationTabl
         return "its columns differ in length";
     ThreadTracks trackOf(capture);
     for (size_t i = 0; i < n; ++i) {
-        const TrackId track = trackOf(ranks[i], threads[i]);
-        if (!track.valid())
-            return "an allocation names a thread the thread table does not have";
         if (!validDevice(devices[i]))
             return "an allocation's device is out of range";
+        // Thread -1: device memory no thread is known to have asked for (its GPU's track).
+        const TrackId track = threads[i] == -1 && devices[i] >= 0 && validRank(ranks[i])
+                                  ? gpuDeviceTrack(capture, int32_t(ranks[i]), int32_t(devices[i]))
+                                  : trackOf(ranks[i], threads[i]);
+        if (!track.valid())
+            return "an allocation names a thread the thread table does not have";
         // Sizes beyond 2^61 bytes are not real; sums of real ones cannot overflow.
         if (bytes[i] > kTimeLimitNs || bytes[i] < -kTimeLimitNs)
             return "an allocation's size is out of range";

@@ -13,24 +13,40 @@ namespace spanscope::model::io {
 
 namespace fs = std::filesystem;
 
+bool hasGpuTables(const Capture& capture)
+{
+    for (const RegionKind kind : capture.regionKinds)
+        if (kind != RegionKind::Cpu)
+            return true;
+    return !capture.flows.empty() || !capture.devices.empty() || !capture.gpuActivities.empty();
+}
+
 std::string regionFileLoses(const Capture& capture)
 {
     std::vector<std::string> lost;
-    bool gpu = false;
-    for (const RegionKind kind : capture.regionKinds)
-        gpu |= kind != RegionKind::Cpu;
-    if (gpu)
-        lost.push_back("GPU kernels, copies and memsets");
-    if (!capture.flows.empty())
-        lost.push_back("flows");
-    // Counters are kept (/spanscope/alloc), and allocations made on threads the thread
-    // table lists; others (a GPU's, a process's) have no place.
+    // GPU work, flows and devices are kept (/spanscope/gpu) as long as GPU work sits on
+    // GPU tracks; counters are kept (/spanscope/counters); allocations made on threads the
+    // thread table lists or tied to a GPU (/spanscope/alloc). Others have no place.
+    for (const RegionRow& row : capture.rows) {
+        if (capture.regionKind(row.region) == RegionKind::Cpu || row.count == 0)
+            continue;
+        const TrackId track = capture.trackOfEvent(uint32_t(&row - capture.rows.data()), row.offset);
+        if (!track.valid() || track.value >= capture.tracks.size() || !isGpuTrack(capture.track(track).kind)) {
+            lost.push_back("GPU work outside GPU tracks");
+            break;
+        }
+    }
     const AllocationTable& a = capture.allocations;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (capture.track(a.track(i)).kind != TrackKind::Thread || capture.track(a.track(i)).thread < 0) {
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Track& track = capture.track(a.track(i));
+        const bool onThread = track.kind == TrackKind::Thread && track.thread >= 0;
+        const bool onGpu = track.kind == TrackKind::GpuDevice && track.stream < 0 && track.sortKey == 0 &&
+                           track.device == a.device(i);
+        if (!onThread && !onGpu) {
             lost.push_back("allocations");
             break;
         }
+    }
     if (!capture.instants.empty())
         lost.push_back("instants");
     // A region file keeps lanes through its thread and task columns; tracks that only a

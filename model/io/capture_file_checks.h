@@ -11,10 +11,12 @@
 
 namespace spanscope::model::io {
 
-// What of `capture` a region file has no place for ("GPU kernels, copies and memsets,
-// flows and counters"), or empty when it holds everything. Such captures are saved as
+// What of `capture` a region file has no place for ("instants and threads and async
+// tracks"), or empty when it holds everything. Such captures are saved as
 // Chrome trace JSON instead (io/chrome/chrome_trace_writer.h).
 std::string regionFileLoses(const Capture& capture);
+// The capture has GPU work, flows or devices: saved in /spanscope/gpu.
+bool hasGpuTables(const Capture& capture);
 // Everything the readers would reject (rows beyond the events, overlapping rows, ...), and
 // captures a region file would keep only in part (regionFileLoses).
 Status checkCapture(const Capture& capture, const std::string& path);

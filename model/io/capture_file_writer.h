@@ -71,6 +71,7 @@ private:
     Status taskTable();
     Status nvtxTables();
     Status allocationTables();
+    Status gpuTables();
 
     const Capture& m_capture;
     std::string m_path; // the final path, for error messages

@@ -470,6 +470,8 @@ Status Writer::write()
     if (s && (!m_capture.counters.empty() || !m_capture.allocations.empty() ||
               !m_capture.countedAllocations.empty()))
         s = allocationTables();
+    if (s && hasGpuTables(m_capture))
+        s = gpuTables();
     return s;
 }
 

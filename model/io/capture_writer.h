@@ -13,7 +13,8 @@ namespace spanscope::model::io {
 
 // Version of what spanscope adds to the region format (attribute /spanscope@format_version).
 // 2: /spanscope/counters, /spanscope/alloc and /events/alloc_iterations (live allocations).
-constexpr int64_t kCaptureFormatVersion = 2;
+// 3: /spanscope/gpu (GPU tracks, kernels, copies, flows and devices of live CUDA captures).
+constexpr int64_t kCaptureFormatVersion = 3;
 
 // Files holding at least this many events get chunked, gzip-4 + shuffle event columns,
 // as scope-profiler's `hdf5_compression="auto"` does; smaller files stay contiguous.

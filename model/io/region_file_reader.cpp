@@ -1,6 +1,7 @@
 #include "region_file_reader.h"
 
 #include "allocation_tables_reader.h"
+#include "gpu_tables_reader.h"
 #include "crash_guard.h"
 #include "nvtx_tables_reader.h"
 #include "reader_parts.h"
@@ -105,6 +106,7 @@ Result<std::shared_ptr<Capture>> read(const std::string& path, H5File::Mode mode
     if (auto tables = readLaneTables(file, *capture); !tables)
         return tables.error();
     readNvtxTables(file, *capture);
+    readGpuTables(file, *capture);
     readAllocationTables(file, *capture);
     addRanksWithoutCalls(*capture);
     if (!file.structureOnly())

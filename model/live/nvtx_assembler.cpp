@@ -549,19 +549,14 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
                                 mark.call >= 0 ? eventOf[size_t(mark.call)] : -1});
     // Tracks now rather than at load: allocations and the heap counter go on them, and
     // merging processes keeps each process's. GPU work has tracks of its own.
-    size_t firstGpuRow = 0;
-    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
-        ++firstGpuRow;
-    {
-        std::vector<RegionRow> gpuRows(c.rows.begin() + std::ptrdiff_t(firstGpuRow), c.rows.end());
-        c.rows.resize(firstGpuRow);
-        assignTracks(c);
-        c.rows.insert(c.rows.end(), gpuRows.begin(), gpuRows.end());
-    }
     if (!m_regionKinds.empty()) {
         c.regionKinds = m_regionKinds;
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
+    assignTracks(c);
+    size_t firstGpuRow = 0;
+    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
+        ++firstGpuRow;
     addGpuTables(c, order, firstGpuRow);
     if (m_sawAllocations)
         addAllocationTables(c);

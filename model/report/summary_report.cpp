@@ -206,6 +206,7 @@ void writeGpu(JsonWriter& json, const Capture& capture)
         for (const auto& s : device.streams) {
             json.beginObject();
             json.field("stream", s.stream);
+            json.field("name", s.name);
             json.field("kernels", s.kernels);
             json.field("kernel_ns", s.kernelNs);
             json.field("memcpys", s.memcpys);

@@ -26,6 +26,8 @@ GpuSummary summarizeGpu(const Capture& capture)
             StreamActivity& s = streams[{track.device, track.stream}];
             s.device = track.device;
             s.stream = track.stream;
+            if (s.name.empty() && track.name.value != 0)
+                s.name = capture.strings.text(track.name);
             const int64_t duration = e.end[i] >= e.start[i] ? subtractSaturating(e.end[i], e.start[i]) : 0;
             if (kind == RegionKind::Kernel) {
                 ++s.kernels;

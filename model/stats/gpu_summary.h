@@ -15,6 +15,7 @@ struct StreamActivity
 {
     int32_t device = 0;
     int64_t stream = -1; // -1: work the source tied to the device, not to a stream
+    std::string name;    // the stream's name (NVTX's nvtxNameCudaStream, Kineto's), "" = none
     uint64_t kernels = 0, memcpys = 0, memsets = 0;
     int64_t kernelNs = 0, memcpyNs = 0, memsetNs = 0;
     uint64_t memcpyBytes = 0;

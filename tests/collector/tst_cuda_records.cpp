@@ -5,9 +5,20 @@
 #include "model/live/nvtx_assembler.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/stats/gpu_summary.h"
+#include "model/capture_loader.h"
+#include "model/io/capture_writer.h"
+#include "model/io/region_file_reader.h"
+#include "model/report/json_writer.h"
+#include "model/report/summary_report.h"
 #include "protocol/spanscope_decoder.h"
+#include "support/h5_damage.h"
 
 #include <cupti_runtime_cbid.h>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 
 #include <QTest>
 
@@ -133,6 +144,96 @@ std::string frame(FrameType type, const std::string& payload)
     return out + payload;
 }
 
+// A recorded CUDA job, as the collector writes it: a step range on thread 77 launches a
+// kernel and a copy on stream 7 (named "compute") and allocates device memory; a device
+// window measures the kernel.
+std::string recordedCudaJob()
+{
+    StreamOut out;
+    std::string payload;
+    ClockCalibrationRecord cal{};
+    setRecordHeader(cal, RecordType::ClockCalibration);
+    cal.ticks = 0, cal.monotonicNs = 0, cal.ticksPerSecond = 1e9; // ticks are ns here
+    appendPod(out.bytes, cal);
+    auto device = zeroed<CUpti_ActivityDevice5>(CUPTI_ACTIVITY_KIND_DEVICE);
+    device.id = 0, device.name = "NVIDIA H200", device.globalMemorySize = 141ull << 30;
+    device.numMultiprocessors = 132, device.computeCapabilityMajor = 9, device.numThreadsPerWarp = 32;
+    auto context = zeroed<CUpti_ActivityContext3>(CUPTI_ACTIVITY_KIND_CONTEXT);
+    context.contextId = 1, context.deviceId = 0;
+    for (const CUpti_Activity* a : {&activity(device),
+                                    &activity(context)})
+        translateActivity(*a, out);
+    const std::uint32_t step = out.intern("step");
+    const std::uint32_t compute = out.intern("compute");
+    PushRecord push{};
+    setRecordHeader(push, RecordType::Push);
+    push.tid = 77, push.timestamp = 1'000'000, push.message = step;
+    appendPod(out.bytes, push);
+    CudaStreamNameRecord name{};
+    setRecordHeader(name, RecordType::CudaStreamName);
+    name.stream = 7, name.nameId = compute;
+    appendPod(out.bytes, name);
+    // CUPTI times (ns) are host times minus kClockOffsetNs.
+    const auto launch = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10'000, 15'000, 1);
+    const auto k = kernel("_Z7stencilv", 20'000, 80'000, 7, 1);
+    const auto copyCall = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 16'000, 18'000, 2);
+    auto copy = zeroed<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
+    copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, copy.bytes = 4096;
+    copy.start = 80'000, copy.end = 90'000, copy.streamId = 7, copy.contextId = 1, copy.correlationId = 2;
+    const auto malloc = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 5'000, 9'000, 3);
+    auto alloc = zeroed<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
+    alloc.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+    alloc.address = 0x10000, alloc.bytes = 1 << 20, alloc.timestamp = 8'000, alloc.correlationId = 3;
+    auto release = alloc;
+    release.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
+    release.timestamp = 95'000, release.correlationId = 0;
+    auto sync = zeroed<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+    sync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
+    sync.start = 19'000, sync.end = 91'000, sync.contextId = 1, sync.streamId = 7;
+    // Records arrive in CUPTI's buffer order, not by time.
+    for (const CUpti_Activity* a :
+         {&activity(k), &activity(launch),
+          &activity(copy), &activity(copyCall),
+          &activity(malloc), &activity(alloc),
+          &activity(release), &activity(sync)})
+        translateActivity(*a, out);
+    DeviceWindowRecord window{};
+    setRecordHeader(window, RecordType::DeviceWindow);
+    window.tid = 77, window.hostStartNs = 1'010'500, window.hostEndNs = 1'015'000;
+    window.deviceStartNs = 1'020'000, window.deviceEndNs = 1'080'000, window.deviceDurationNs = 60'000;
+    window.nameId = out.intern("stencil window");
+    appendPod(out.bytes, window);
+    PopRecord pop{};
+    setRecordHeader(pop, RecordType::Pop);
+    pop.tid = 77, pop.timestamp = 1'100'000;
+    appendPod(out.bytes, pop);
+    MetadataRecord status{};
+    setRecordHeader(status, RecordType::Metadata);
+    status.keyId = out.intern("cuda_activity");
+    status.valueId = out.intern("recording (test)");
+    appendPod(out.bytes, status);
+
+    HelloPayload hello{4321, 0, 0};
+    std::string hp;
+    appendPod(hp, hello);
+    const std::string stream = frame(FrameType::Hello, hp) + frame(FrameType::Data, out.bytes) + frame(FrameType::End, {});
+    return stream;
+}
+
+std::shared_ptr<model::Capture> assemble(const std::string& stream)
+{
+    model::live::NvtxAssembler assembler;
+    Decoder decoder(assembler);
+    // In small pieces, as a socket delivers them.
+    for (std::size_t at = 0; at < stream.size(); at += 37)
+        if (!decoder.feed(stream.data() + at, std::min<std::size_t>(37, stream.size() - at)))
+            qFatal("%s", decoder.error().c_str());
+    if (!decoder.finish())
+        qFatal("%s", decoder.error().c_str());
+    assembler.finish();
+    return assembler.snapshot();
+}
+
 } // namespace
 
 class TstCudaRecords : public QObject
@@ -229,87 +330,9 @@ private slots:
         QCOMPARE(g.address, std::uint64_t(0x7000));
     }
 
-    // The whole way: a step range on thread 77 launches a kernel and a copy on stream 7
-    // (named "compute") and allocates device memory; a device window measures the kernel.
     void assembledCaptureHasGpuTracksFlowsAndGpuTime()
     {
-        StreamOut out;
-        std::string payload;
-        ClockCalibrationRecord cal{};
-        setRecordHeader(cal, RecordType::ClockCalibration);
-        cal.ticks = 0, cal.monotonicNs = 0, cal.ticksPerSecond = 1e9; // ticks are ns here
-        appendPod(out.bytes, cal);
-        auto device = zeroed<CUpti_ActivityDevice5>(CUPTI_ACTIVITY_KIND_DEVICE);
-        device.id = 0, device.name = "NVIDIA H200", device.globalMemorySize = 141ull << 30;
-        device.numMultiprocessors = 132, device.computeCapabilityMajor = 9, device.numThreadsPerWarp = 32;
-        auto context = zeroed<CUpti_ActivityContext3>(CUPTI_ACTIVITY_KIND_CONTEXT);
-        context.contextId = 1, context.deviceId = 0;
-        for (const CUpti_Activity* a : {&activity(device),
-                                        &activity(context)})
-            QVERIFY(translateActivity(*a, out));
-        const std::uint32_t step = out.intern("step");
-        const std::uint32_t compute = out.intern("compute");
-        PushRecord push{};
-        setRecordHeader(push, RecordType::Push);
-        push.tid = 77, push.timestamp = 1'000'000, push.message = step;
-        appendPod(out.bytes, push);
-        CudaStreamNameRecord name{};
-        setRecordHeader(name, RecordType::CudaStreamName);
-        name.stream = 7, name.nameId = compute;
-        appendPod(out.bytes, name);
-        // CUPTI times (ns) are host times minus kClockOffsetNs.
-        const auto launch = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10'000, 15'000, 1);
-        const auto k = kernel("_Z7stencilv", 20'000, 80'000, 7, 1);
-        const auto copyCall = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 16'000, 18'000, 2);
-        auto copy = zeroed<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
-        copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, copy.bytes = 4096;
-        copy.start = 80'000, copy.end = 90'000, copy.streamId = 7, copy.contextId = 1, copy.correlationId = 2;
-        const auto malloc = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 5'000, 9'000, 3);
-        auto alloc = zeroed<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
-        alloc.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
-        alloc.address = 0x10000, alloc.bytes = 1 << 20, alloc.timestamp = 8'000, alloc.correlationId = 3;
-        auto release = alloc;
-        release.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
-        release.timestamp = 95'000, release.correlationId = 0;
-        auto sync = zeroed<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
-        sync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
-        sync.start = 19'000, sync.end = 91'000, sync.contextId = 1, sync.streamId = 7;
-        // Records arrive in CUPTI's buffer order, not by time.
-        for (const CUpti_Activity* a :
-             {&activity(k), &activity(launch),
-              &activity(copy), &activity(copyCall),
-              &activity(malloc), &activity(alloc),
-              &activity(release), &activity(sync)})
-            QVERIFY(translateActivity(*a, out));
-        DeviceWindowRecord window{};
-        setRecordHeader(window, RecordType::DeviceWindow);
-        window.tid = 77, window.hostStartNs = 1'010'500, window.hostEndNs = 1'015'000;
-        window.deviceStartNs = 1'020'000, window.deviceEndNs = 1'080'000, window.deviceDurationNs = 60'000;
-        window.nameId = out.intern("stencil window");
-        appendPod(out.bytes, window);
-        PopRecord pop{};
-        setRecordHeader(pop, RecordType::Pop);
-        pop.tid = 77, pop.timestamp = 1'100'000;
-        appendPod(out.bytes, pop);
-        MetadataRecord status{};
-        setRecordHeader(status, RecordType::Metadata);
-        status.keyId = out.intern("cuda_activity");
-        status.valueId = out.intern("recording (test)");
-        appendPod(out.bytes, status);
-
-        HelloPayload hello{4321, 0, 0};
-        std::string hp;
-        appendPod(hp, hello);
-        const std::string stream = frame(FrameType::Hello, hp) + frame(FrameType::Data, out.bytes) + frame(FrameType::End, {});
-        model::live::NvtxAssembler assembler;
-        Decoder decoder(assembler);
-        // In small pieces, as a socket delivers them.
-        for (std::size_t at = 0; at < stream.size(); at += 37)
-            QVERIFY2(decoder.feed(stream.data() + at, std::min<std::size_t>(37, stream.size() - at)),
-                     decoder.error().c_str());
-        QVERIFY(decoder.finish());
-        assembler.finish();
-        const auto capture = assembler.snapshot();
+        const auto capture = assemble(recordedCudaJob());
         const model::Capture& c = *capture;
         QVERIFY(c.warnings.empty());
 
@@ -385,6 +408,81 @@ private slots:
         const model::MetadataValue* cudaStatus = model::findMetadata(c.metadata, "cuda_activity");
         QVERIFY(cudaStatus);
         QCOMPARE(cudaStatus->text, std::string("recording (test)"));
+    }
+
+    // A live CUDA capture saved as a region file reads back with everything the summary,
+    // the kernels table and the flows show; so does the raw stream opened as a file.
+    void savedAndRawCapturesReadBackTheSame()
+    {
+        QTemporaryDir dir;
+        const std::string stream = recordedCudaJob();
+        const auto live = assemble(stream);
+        const std::string h5 = dir.filePath("cuda.h5").toStdString();
+        const auto saved = model::io::writeCaptureFile(*live, h5);
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().toString().c_str());
+        const std::string sps = dir.filePath("cuda.sps").toStdString();
+        {
+            QFile f(QString::fromStdString(sps));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(stream.data(), qint64(stream.size()));
+        }
+        auto summaryOf = [](const model::LoadedCapture& loaded) {
+            model::report::JsonWriter json;
+            model::report::summaryJson({*loaded.capture, *loaded.summary}, json);
+            return QJsonDocument::fromJson(QByteArray::fromStdString(json.text())).object();
+        };
+        auto liveLoaded = model::analyzeCapture(live, {nullptr, 0, 1}, {});
+        QVERIFY(liveLoaded);
+        const QJsonObject before = summaryOf(*liveLoaded);
+        for (const std::string& path : {h5, sps}) {
+            auto loaded = model::loadCapture(path);
+            QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+            const QJsonObject after = summaryOf(loaded.value());
+            for (const char* key : {"regions", "pooled", "gpu", "allocations", "threads"})
+                QVERIFY2(before.value(key) == after.value(key), (path + ": " + key).c_str());
+            const model::Capture& c = *loaded.value().capture;
+            QCOMPARE(c.flows.size(), live->flows.size());
+            QCOMPARE(c.gpuActivities.size(), live->gpuActivities.size());
+            QCOMPARE(c.devices.size(), size_t(1));
+            QCOMPARE(c.strings.text(c.devices[0].name), std::string("NVIDIA H200"));
+            QCOMPARE(c.tracks.size(), live->tracks.size());
+            for (size_t t = 0; t < c.tracks.size(); ++t)
+                QCOMPARE(model::trackTitle(c, model::TrackId{uint32_t(t)}),
+                         model::trackTitle(*live, model::TrackId{uint32_t(t)}));
+        }
+        QCOMPARE(summaryOf(*liveLoaded).value("gpu").toObject().value("launches_matched").toInt(), 2);
+
+        // A damaged GPU table is a warning; the calls stay.
+        testing::rewriteDataset(h5, "/spanscope/gpu/flow_from", {0, 999999});
+        auto damaged = model::io::readRegionFile(h5);
+        QVERIFY(damaged.ok());
+        bool warned = false;
+        for (const auto& w : damaged.value()->warnings)
+            warned |= w.message.find("the GPU tables cannot be read and are left out") == 0 &&
+                      w.message.find("a flow names an event that does not exist") != std::string::npos;
+        QVERIFY(warned);
+        QCOMPARE(damaged.value()->events.size(), live->events.size());
+        QVERIFY(damaged.value()->flows.empty());
+    }
+
+    // A stream cut in the middle of a frame opens with what came before the cut.
+    void cutRawStreamOpensWithAWarning()
+    {
+        QTemporaryDir dir;
+        const std::string stream = recordedCudaJob();
+        const std::string path = dir.filePath("cut.sps").toStdString();
+        {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(stream.data(), qint64(stream.size() - 100));
+        }
+        auto loaded = model::loadCapture(path);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        bool warned = false;
+        for (const auto& w : loaded.value().capture->warnings)
+            warned |= w.message.find("damaged or cut short") != std::string::npos;
+        QVERIFY(warned);
+        QVERIFY(loaded.value().capture->events.size() > 0);
     }
 
     // Hostile GPU records: ends before starts, times past the limit, unknown contexts.

@@ -3,6 +3,7 @@
 #include "model/io/capture_writer.h"
 #include "model/io/region_file_reader.h"
 #include "model/live/nvtx_assembler.h"
+#include "support/h5_damage.h"
 #include "model/stats/nesting.h"
 
 #include <QTemporaryDir>
@@ -13,6 +14,7 @@
 using namespace spanscope::model;
 using namespace spanscope::model::live;
 using namespace spanscope::protocol;
+using spanscope::testing::rewriteDataset;
 
 namespace {
 
@@ -159,20 +161,6 @@ int64_t firstEvent(const Capture& c, const std::string& name)
         if (c.regionName(row.region) == name && row.count > 0)
             return int64_t(row.offset);
     return -1;
-}
-
-// Replaces dataset `dataset` of the file at `path` by int64 `values` (damage for tests).
-void rewriteDataset(const std::string& path, const std::string& dataset, const std::vector<int64_t>& values)
-{
-    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    H5Ldelete(file, dataset.c_str(), H5P_DEFAULT);
-    const hsize_t n = values.size();
-    hid_t space = H5Screate_simple(1, &n, nullptr);
-    hid_t d = H5Dcreate2(file, dataset.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-    H5Dclose(d);
-    H5Sclose(space);
-    H5Fclose(file);
 }
 
 bool hasWarning(const Capture& c, const char* text)

@@ -590,6 +590,10 @@ bool Exporter::run()
             name = !m_c.strings.text(t.name).empty() ? m_c.strings.text(t.name)
                    : info                            ? m_c.strings.text(info->name)
                                                      : std::string();
+        } else if (isGpuTrack(t.kind) && t.sortKey != 0) {
+            // A GPU lane beside the stream's own (its syncs, device windows) shares the
+            // stream's Chrome thread; its name would replace the stream's. The importer
+            // names such lanes itself.
         } else if (t.kind != TrackKind::Process) {
             name = m_c.strings.text(t.name);
         }

@@ -64,16 +64,17 @@
 // One DeviceWindows object serves one device: give it streams of that device only.
 #pragma once
 
-#include "spanscope/device_window_report.h"
-
-#include <dlfcn.h>
+#include "device_window_report.h"
 
 #include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <ctime>
+#include <dlfcn.h>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -103,10 +104,14 @@ enum class ErrorCode {
 inline const char* errorName(ErrorCode code)
 {
     switch (code) {
-    case ErrorCode::NotRegistered: return "window not registered";
-    case ErrorCode::NoEvent: return "no event available";
-    case ErrorCode::Server: return "device refused the event";
-    case ErrorCode::DeviceFailure: return "device work failed inside the window";
+    case ErrorCode::NotRegistered:
+        return "window not registered";
+    case ErrorCode::NoEvent:
+        return "no event available";
+    case ErrorCode::Server:
+        return "device refused the event";
+    case ErrorCode::DeviceFailure:
+        return "device work failed inside the window";
     }
     return "unknown error";
 }
@@ -198,8 +203,8 @@ struct WindowTimes
 {
     std::int64_t hostStartNs = 0;    // when start() had enqueued the opening event
     std::int64_t hostEndNs = 0;      // when stop() had enqueued the closing event
-    std::int64_t deviceStartNs = -1; // when the device reached the opening event (anchor); -1 = unknown
-    std::int64_t deviceEndNs = -1;   // the closing event's, likewise
+    std::int64_t deviceStartNs = -1; // when the device reached the opening event; -1 = unknown
+    std::int64_t deviceEndNs = -1;   // when it reached the closing one; -1 = unknown
     std::int64_t deviceNs = 0;       // between the two events, on the device clock
 };
 
@@ -230,16 +235,38 @@ struct Options
     std::size_t maxEvents = 0;
 };
 
+namespace detail {
+// Where the collector's entry point may be: the global scope (a collector that was preloaded),
+// else the library that NVTX or the CUDA driver loaded as its injection. Both dlopen it
+// without RTLD_GLOBAL, out of RTLD_DEFAULT's sight; RTLD_NOLOAD finds it without ever loading
+// anything. The reference that dlopen takes is kept: the collector is never unloaded anyway.
+inline void* findCollectorEntry()
+{
+    if (void* entry = dlsym(RTLD_DEFAULT, SPANSCOPE_REPORT_DEVICE_WINDOW_SYMBOL))
+        return entry;
+    for (const char* variable : {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"}) {
+        const char* path = std::getenv(variable);
+        if (!path || !*path)
+            continue;
+        if (void* library = dlopen(path, RTLD_LAZY | RTLD_NOLOAD)) {
+            if (void* entry = dlsym(library, SPANSCOPE_REPORT_DEVICE_WINDOW_SYMBOL))
+                return entry;
+            dlclose(library);
+        }
+    }
+    return nullptr;
+}
+} // namespace detail
+
 // The collector's spanscope_report_device_window, or nullptr when the process does not run
-// under spanscope. Looked up again while not found: NVTX loads the collector at the first
-// NVTX call, which may come after the first window. Once found, never looked up again.
+// under spanscope. Looked up again while not found (NVTX loads the collector at the first
+// NVTX call, which may come after the first window); once found, never again.
 inline ReportFunction collectorReporter()
 {
     static std::atomic<ReportFunction> found{nullptr};
     ReportFunction reporter = found.load(std::memory_order_acquire);
     if (!reporter) {
-        reporter = reinterpret_cast<ReportFunction>(
-            dlsym(RTLD_DEFAULT, SPANSCOPE_REPORT_DEVICE_WINDOW_SYMBOL));
+        reporter = reinterpret_cast<ReportFunction>(detail::findCollectorEntry());
         if (reporter)
             found.store(reporter, std::memory_order_release);
     }
@@ -302,9 +329,9 @@ template <typename Event> struct Window
     std::string name;
     bool hasName = false;
     std::int64_t hostStartNs = 0, hostEndNs = 0;
-    Event anchor{};              // the object's anchor event (never pooled) and its host time
+    Event anchor{}; // the object's anchor event (never pooled) and its host time
     std::int64_t anchorHostNs = 0;
-    bool failed = false;         // failure() was called while it was open
+    bool failed = false; // failure() was called while it was open
     int failureCode = 0;
 };
 
@@ -456,8 +483,7 @@ private:
     using Event = typename Backend::Event;
     enum class State { Empty, Pending, Resolved, Failed };
 
-    DeviceDuration(std::shared_ptr<detail::Shared<Backend>> shared,
-                   detail::Window<Event>&& window)
+    DeviceDuration(std::shared_ptr<detail::Shared<Backend>> shared, detail::Window<Event>&& window)
         : m_shared(std::move(shared)), m_window(std::move(window)), m_state(State::Pending)
     {
     }

@@ -14,11 +14,10 @@
 // in DeviceDuration::wait().
 #pragma once
 
-#include "spanscope/device_window.h"
-
-#include <cuda_runtime_api.h>
+#include "device_window.h"
 
 #include <cstdint>
+#include <cuda_runtime_api.h>
 
 namespace spanscope::device_window {
 

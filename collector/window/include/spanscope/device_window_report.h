@@ -2,8 +2,10 @@
  * hands it to the collector. C-compatible, shared by that header and the collector.
  *
  * When a window's duration is first resolved (DeviceDuration::wait), the header looks up
- * spanscope_report_device_window with dlsym(RTLD_DEFAULT, ...) and, when the process runs
- * under spanscope's collector, calls it once for the window on the thread that resolved it.
+ * spanscope_report_device_window (dlsym: RTLD_DEFAULT, else the already loaded library named
+ * by CUDA_INJECTION64_PATH or NVTX_INJECTION64_PATH, which the CUDA driver and NVTX open
+ * without RTLD_GLOBAL) and, when the process runs under spanscope's collector, calls it once
+ * for the window on the thread that resolved it.
  * The collector shows the window as a range on its "device windows" track.
  *
  * Layout rules: fields are only ever appended. The caller sets `size` to the size of the
