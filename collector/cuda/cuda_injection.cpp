@@ -19,6 +19,7 @@
 #include "spanscope/device_window_report.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -66,6 +67,7 @@ struct CudaState
 {
     CuptiLibrary cupti;
     std::atomic<bool> active{false};
+    int pid = 0; // the process CUPTI was started in: a child forked without exec must not call it
     bool clockCallback = false; // CUPTI stamps records with CLOCK_MONOTONIC itself
 
     std::mutex poolMutex;
@@ -260,7 +262,7 @@ void publishClockResidual(CudaState& s)
 void senderHook()
 {
     CudaState& s = *g_state;
-    if (!s.active.load(std::memory_order_acquire))
+    if (!s.active.load(std::memory_order_acquire) || ::getpid() != s.pid)
         return;
     const std::uint64_t now = monotonicNs();
     if (now - s.lastFlushNs < kFlushIntervalNs)
@@ -278,7 +280,7 @@ void senderHook()
 void flushAtExit()
 {
     CudaState* s = g_state;
-    if (!s || !s->active.load(std::memory_order_acquire))
+    if (!s || !s->active.load(std::memory_order_acquire) || ::getpid() != s->pid)
         return;
     const CollectorAllocations quiet;
     if (!s->clockCallback) {
@@ -335,6 +337,7 @@ bool start(Collector& c)
     c.setMetadata("cuda_activity", "recording (CUPTI API version " + std::to_string(v) + ", " + s.cupti.path + ")");
     if (!missing.empty())
         c.setMetadata("cuda_activity_missing", missing);
+    s.pid = ::getpid();
     s.active.store(true, std::memory_order_release);
     std::atexit(&flushAtExit);
     c.setSenderHook(&senderHook);
@@ -364,7 +367,7 @@ void nameStream(void* stream, std::string_view name) noexcept
 {
     CudaState* s = g_state;
     Collector* c = Collector::instance();
-    if (!s || !c || !s->active.load(std::memory_order_acquire) || !s->cupti.getStreamIdEx)
+    if (!s || !c || !s->active.load(std::memory_order_acquire) || !s->cupti.getStreamIdEx || ::getpid() != s->pid)
         return;
     const CollectorAllocations quiet;
     std::uint32_t id = 0;

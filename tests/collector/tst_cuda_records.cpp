@@ -420,7 +420,9 @@ private slots:
         const std::string h5 = dir.filePath("cuda.h5").toStdString();
         const auto saved = model::io::writeCaptureFile(*live, h5);
         QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().toString().c_str());
-        const std::string sps = dir.filePath("cuda.sps").toStdString();
+        // SPANSCOPE_KEEP_SPS=FILE keeps the recording, to open it in the viewer and look.
+        const QByteArray keep = qgetenv("SPANSCOPE_KEEP_SPS");
+        const std::string sps = keep.isEmpty() ? dir.filePath("cuda.sps").toStdString() : keep.toStdString();
         {
             QFile f(QString::fromStdString(sps));
             QVERIFY(f.open(QIODevice::WriteOnly));
