@@ -4,6 +4,7 @@
 #include "model/compare/run_comparison.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/io/chrome/chrome_trace_reader.h"
+#include "model/io/capture_writer.h"
 #include "model/io/chrome/chrome_trace_writer.h"
 #include "model/report/summary_report.h"
 #include "model/io/chrome/decimal_time.h"
@@ -158,6 +159,23 @@ private slots:
                                            {"alloc_bytes", qint64(a.allocBytes)},
                                            {"peak_bytes", qint64(a.peakBytes)}});
         QCOMPARE(allocations, expected.value("allocations").toObject());
+    }
+
+    // A trace's own thread lanes have no place in a region file: saving one as .h5 is
+    // refused with what would be lost, and no file is left behind. (GPU work on GPU tracks
+    // alone would fit: /spanscope/gpu.)
+    void savingATraceAsARegionFileIsRefused()
+    {
+        auto loaded = model::loadCapture(SPANSCOPE_TEST_DATA "/kineto/a100-simple-add.json.gz");
+        QVERIFY(loaded.ok());
+        const std::string path = m_dir.filePath("trace.h5").toStdString();
+        const auto written = model::io::writeCaptureFile(*loaded.value().capture, path);
+        QVERIFY(!written.ok());
+        const std::string message = written.error().toString();
+        QVERIFY2(message.find("cannot save this capture as a region file") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("threads and async tracks") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("GPU") == std::string::npos, message.c_str());
+        QVERIFY(!QFile::exists(QString::fromStdString(path)));
     }
 
     void exportThenImportGivesTheSameSummary_data()
