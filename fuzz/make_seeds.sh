@@ -39,6 +39,12 @@ LD_PRELOAD="$build/lib/libspanscope-alloc.so $build/lib/libspanscope-collector.s
   SPANSCOPE_START_AT_LOAD=1 NVTX_INJECTION64_PATH=$build/lib/libspanscope-collector.so \
   SPANSCOPE_OUTPUT_DIR=$work/alloc "$build/bin/alloc_nvtx_workload"
 { one; cat "$work/alloc"/*.sps; } > "$data/wire_stream/seed-alloc"
+# CUDA records (protocol 4): the recording tst_cuda_records builds from CUPTI structs.
+if [ -x "$build/bin/tst_cuda_records" ]; then
+  SPANSCOPE_KEEP_SPS=$work/cuda.sps QT_QPA_PLATFORM=offscreen "$build/bin/tst_cuda_records" \
+    savedAndRawCapturesReadBackTheSame >/dev/null
+  { one; cat "$work/cuda.sps"; } > "$data/wire_stream/seed-cuda"
+fi
 
 # chrome_trace: the small Kineto traces of tests/data/kineto, inflated, and one gzipped.
 rm -f "$data"/chrome_trace/seed-*

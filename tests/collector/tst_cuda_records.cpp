@@ -417,11 +417,12 @@ private slots:
         QTemporaryDir dir;
         const std::string stream = recordedCudaJob();
         const auto live = assemble(stream);
-        const std::string h5 = dir.filePath("cuda.h5").toStdString();
+        // SPANSCOPE_KEEP_SPS=FILE keeps the recording (FILE) and the saved capture (FILE.h5),
+        // to open them in the viewer and look, or to seed the fuzzers.
+        const QByteArray keep = qgetenv("SPANSCOPE_KEEP_SPS");
+        const std::string h5 = keep.isEmpty() ? dir.filePath("cuda.h5").toStdString() : keep.toStdString() + ".h5";
         const auto saved = model::io::writeCaptureFile(*live, h5);
         QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().toString().c_str());
-        // SPANSCOPE_KEEP_SPS=FILE keeps the recording, to open it in the viewer and look.
-        const QByteArray keep = qgetenv("SPANSCOPE_KEEP_SPS");
         const std::string sps = keep.isEmpty() ? dir.filePath("cuda.sps").toStdString() : keep.toStdString();
         {
             QFile f(QString::fromStdString(sps));
