@@ -42,6 +42,21 @@ using namespace spanscope;
 
 namespace {
 
+// Sets the injection variable `name` to the collector, unless it already names another
+// tool: then says so (with `advice`) and returns false.
+bool injectInto(const char* name, const std::string& collector, const char* advice)
+{
+    if (const char* existing = std::getenv(name); existing && *existing) {
+        std::error_code ignored;
+        if (!fs::equivalent(existing, collector, ignored)) {
+            std::fprintf(stderr, "spanscope-run: %s is already set to %s; %s\n", name, existing, advice);
+            return false;
+        }
+    }
+    ::setenv(name, collector.c_str(), 1);
+    return true;
+}
+
 constexpr const char* kUsage =
     "Usage: spanscope-run (--output FILE.h5 | --connect SOCKET | --wait) [--lossless]\n"
     "                     [--queue-cap MIB] [--alloc] [--no-cuda] -- COMMAND [ARGS...]\n"
@@ -259,33 +274,15 @@ int main(int argc, char** argv)
                      tried.empty() ? "nothing (cannot read /proc/self/exe)" : tried.c_str());
         return 2;
     }
-    if (const char* existing = std::getenv("NVTX_INJECTION64_PATH"); existing && *existing) {
-        std::error_code e1;
-        if (!fs::equivalent(existing, collector, e1)) {
-            std::fprintf(stderr,
-                         "spanscope-run: NVTX_INJECTION64_PATH is already set to %s; NVTX loads "
-                         "only one tool, and spanscope-run does not chain to another. Unset it "
-                         "to record with spanscope.\n",
-                         existing);
-            return 2;
-        }
-    }
-    ::setenv("NVTX_INJECTION64_PATH", collector.c_str(), 1);
-    // The CUDA driver loads one injection as well; another tool's is not replaced.
-    if (cuda) {
-        if (const char* existing = std::getenv("CUDA_INJECTION64_PATH"); existing && *existing) {
-            std::error_code e2;
-            if (!fs::equivalent(existing, collector, e2)) {
-                std::fprintf(stderr,
-                             "spanscope-run: CUDA_INJECTION64_PATH is already set to %s; the CUDA "
-                             "driver loads only one tool. Unset it to record CUDA activity with "
-                             "spanscope, or pass --no-cuda to record NVTX only.\n",
-                             existing);
-                return 2;
-            }
-        }
-        ::setenv("CUDA_INJECTION64_PATH", collector.c_str(), 1);
-    }
+    // NVTX and the CUDA driver each load one tool; another tool's is not replaced.
+    if (!injectInto("NVTX_INJECTION64_PATH", collector,
+                    "NVTX loads only one tool, and spanscope-run does not chain to another. Unset "
+                    "it to record with spanscope."))
+        return 2;
+    if (cuda && !injectInto("CUDA_INJECTION64_PATH", collector,
+                            "the CUDA driver loads only one tool. Unset it to record CUDA activity "
+                            "with spanscope, or pass --no-cuda to record NVTX only."))
+        return 2;
     if (alloc) {
         const std::vector<std::string> allocCandidates = app::allocLibraryCandidates(app::ownDirectory());
         const std::string allocLibrary = app::firstExisting(allocCandidates, false);

@@ -264,6 +264,15 @@ void senderHook()
     CudaState& s = *g_state;
     if (!s.active.load(std::memory_order_acquire) || ::getpid() != s.pid)
         return;
+    if (Collector* c = Collector::instance(); !c || !c->enabled()) {
+        // The viewer detached or the output failed: stop costing the job anything.
+        s.active.store(false, std::memory_order_release);
+        if (s.cupti.activityDisable)
+            for (const Kind& kind : kKinds)
+                s.cupti.activityDisable(kind.kind);
+        s.cupti.activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); // buffers back to the pool
+        return;
+    }
     const std::uint64_t now = monotonicNs();
     if (now - s.lastFlushNs < kFlushIntervalNs)
         return;
@@ -328,8 +337,10 @@ bool start(Collector& c)
     if (s.cupti.activityFlushPeriod)
         s.cupti.activityFlushPeriod(unsigned(kFlushIntervalNs / 1'000'000));
     if (s.clockCallback) {
-        c.setMetadata("gpu_clock", "CUPTI timestamps on CLOCK_MONOTONIC (timestamp callback)");
-        c.setMetadata("gpu_clock_residual_ns", "0");
+        // CUPTI itself places the GPU's timestamps on this clock; how well cannot be seen
+        // from the host (device windows, on the GPU's own clock, are the cross-check).
+        c.setMetadata("gpu_clock", "CUPTI timestamps on CLOCK_MONOTONIC (timestamp callback; CUPTI maps "
+                                   "GPU times onto it, its error is not measured)");
     } else {
         c.setMetadata("gpu_clock", "CUPTI clock mapped to CLOCK_MONOTONIC by calibration pairs with drift correction");
     }

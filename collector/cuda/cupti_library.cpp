@@ -72,6 +72,7 @@ bool CuptiLibrary::load(std::string& error)
         bind(activityRegisterTimestampCallback, "cuptiActivityRegisterTimestampCallback");
         bind(activityFlushPeriod, "cuptiActivityFlushPeriod");
         bind(getStreamIdEx, "cuptiGetStreamIdEx");
+        bind(activityDisable, "cuptiActivityDisable");
         uint32_t v = 0;
         version = getVersion(&v) == CUPTI_SUCCESS ? v : 0;
         path = candidate;

@@ -28,6 +28,7 @@ struct CuptiLibrary
     decltype(&cuptiActivityRegisterTimestampCallback) activityRegisterTimestampCallback = nullptr;
     decltype(&cuptiActivityFlushPeriod) activityFlushPeriod = nullptr;
     decltype(&cuptiGetStreamIdEx) getStreamIdEx = nullptr;
+    decltype(&cuptiActivityDisable) activityDisable = nullptr;
 
     std::string path;        // the file that was loaded
     unsigned version = 0;    // cuptiGetVersion: CUPTI_API_VERSION of the library

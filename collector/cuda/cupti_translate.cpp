@@ -48,78 +48,62 @@ proto::CopyDirection directionOf(std::uint8_t copyKind)
     }
 }
 
-std::uint32_t streamOf(std::uint32_t streamId)
+// The fields every record of GPU work has (CUPTI's ids as they are: kNoStream, all ones,
+// is never a stream id it hands out).
+template <typename Record, typename Activity> void setWork(Record& r, const Activity& a, ActivityOut& out)
 {
-    return streamId; // CUPTI's ids; kNoStream (all ones) is never one it hands out
+    r.device = std::int32_t(a.deviceId);
+    r.startNs = out.hostNs(a.start);
+    r.endNs = out.hostNs(a.end);
+    r.context = a.contextId;
+    r.stream = a.streamId;
+    r.correlation = a.correlationId;
+    r.graphId = a.graphId;
 }
 
 void kernelActivity(const CUpti_ActivityKernel10& k, ActivityOut& out)
 {
     auto r = blank<proto::GpuKernelRecord>(proto::RecordType::GpuKernel);
-    r.device = std::int32_t(k.deviceId);
-    r.startNs = out.hostNs(k.start);
-    r.endNs = out.hostNs(k.end);
-    r.context = k.contextId;
-    r.stream = streamOf(k.streamId);
-    r.correlation = k.correlationId;
+    setWork(r, k, out);
     r.nameId = out.kernelName(k.name);
     r.grid[0] = k.gridX, r.grid[1] = k.gridY, r.grid[2] = k.gridZ;
     r.block[0] = k.blockX, r.block[1] = k.blockY, r.block[2] = k.blockZ;
     r.registersPerThread = k.registersPerThread;
     r.sharedMemoryBytes = std::uint32_t(k.staticSharedMemory) + std::uint32_t(k.dynamicSharedMemory);
-    r.graphId = k.graphId;
     emit(out, r);
 }
 
 void copyActivity(const CUpti_ActivityMemcpy6& m, ActivityOut& out)
 {
     auto r = blank<proto::GpuMemcpyRecord>(proto::RecordType::GpuMemcpy);
-    r.device = std::int32_t(m.deviceId);
-    r.startNs = out.hostNs(m.start);
-    r.endNs = out.hostNs(m.end);
-    r.context = m.contextId;
-    r.stream = streamOf(m.streamId);
-    r.correlation = m.correlationId;
+    setWork(r, m, out);
     r.copyKind = std::uint8_t(directionOf(m.copyKind));
     r.srcKind = m.srcKind;
     r.dstKind = m.dstKind;
     r.bytes = m.bytes;
     r.srcDevice = r.dstDevice = r.device;
-    r.graphId = m.graphId;
     emit(out, r);
 }
 
 void peerCopy(const CUpti_ActivityMemcpyPtoP4& m, ActivityOut& out)
 {
     auto r = blank<proto::GpuMemcpyRecord>(proto::RecordType::GpuMemcpy);
-    r.device = std::int32_t(m.deviceId);
-    r.startNs = out.hostNs(m.start);
-    r.endNs = out.hostNs(m.end);
-    r.context = m.contextId;
-    r.stream = streamOf(m.streamId);
-    r.correlation = m.correlationId;
+    setWork(r, m, out);
     r.copyKind = std::uint8_t(proto::CopyDirection::PeerToPeer);
     r.srcKind = m.srcKind;
     r.dstKind = m.dstKind;
     r.bytes = m.bytes;
     r.srcDevice = std::int32_t(m.srcDeviceId);
     r.dstDevice = std::int32_t(m.dstDeviceId);
-    r.graphId = m.graphId;
     emit(out, r);
 }
 
 void memsetActivity(const CUpti_ActivityMemset4& m, ActivityOut& out)
 {
     auto r = blank<proto::GpuMemsetRecord>(proto::RecordType::GpuMemset);
-    r.device = std::int32_t(m.deviceId);
-    r.startNs = out.hostNs(m.start);
-    r.endNs = out.hostNs(m.end);
-    r.context = m.contextId;
-    r.stream = streamOf(m.streamId);
-    r.correlation = m.correlationId;
+    setWork(r, m, out);
     r.value = m.value;
     r.bytes = m.bytes;
-    r.graphId = m.graphId;
     emit(out, r);
 }
 

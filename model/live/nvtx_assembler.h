@@ -117,7 +117,8 @@ private:
         uint32_t stream = protocol::kNoStream;
         uint32_t context = 0;
         uint32_t correlation = 0;
-        uint32_t detail = UINT32_MAX; // kernels: m_kernelShapes row; copies: m_copies row
+        // Kernels: m_kernelShapes row; copies: m_copies row; API calls: the CudaApiKind.
+        uint32_t detail = UINT32_MAX;
         int64_t hostStart = 0, hostEnd = 0; // device windows: when the host enqueued them, ns
     };
     struct Call

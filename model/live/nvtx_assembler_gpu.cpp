@@ -177,7 +177,7 @@ void NvtxAssembler::onCudaApi(const CudaApiRecord& r)
     if (m_finished)
         return;
     const std::string& name = text(r.nameId);
-    GpuWork work{GpuWorkKind::Api, -1, kNoStream, 0, r.correlation};
+    GpuWork work{GpuWorkKind::Api, -1, kNoStream, 0, r.correlation, r.api};
     addCudaCall(r.startNs, r.endNs, regionNamed(name.empty() ? "(unnamed CUDA call)" : name), threadOf(r.tid), work);
 }
 
@@ -306,8 +306,13 @@ void NvtxAssembler::addGpuTables(Capture& c, const std::vector<uint32_t>& order,
         if (call.gpu == kNotCuda)
             continue;
         const GpuWork& w = m_gpuWork[call.gpu];
-        if (w.kind == GpuWorkKind::Api && w.correlation != 0)
-            launchOf.emplace(w.correlation, uint32_t(k));
+        if (w.kind == GpuWorkKind::Api && w.correlation != 0) {
+            // Should a runtime call and a driver call share an id, the work is the runtime
+            // call's (the one the program made).
+            auto [it, added] = launchOf.emplace(w.correlation, uint32_t(k));
+            if (!added && w.detail == uint32_t(CudaApiKind::Runtime))
+                it->second = uint32_t(k);
+        }
         windows |= w.kind == GpuWorkKind::Window;
     }
     if (windows)

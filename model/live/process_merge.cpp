@@ -106,6 +106,32 @@ void appendTracks(Capture& c, const Capture& p, int32_t rank, uint32_t trackBase
     }
 }
 
+// Process `p`'s GPU side tables, its events from `base` on in `c` (finish() is left to the
+// caller). Devices are the machine's: one entry per device id.
+void appendGpu(Capture& c, const Capture& p, uint64_t base)
+{
+    const GpuActivityTable& a = p.gpuActivities;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const auto event = uint32_t(base + a.event(i));
+        if (const auto shape = a.kernelShape(i))
+            c.gpuActivities.addKernel(event, a.correlation(i), a.context(i), *shape);
+        else if (const auto bytes = a.copyBytes(i))
+            c.gpuActivities.addCopy(event, a.correlation(i), a.context(i), *bytes, a.copyKind(i));
+        else
+            c.gpuActivities.addOther(event, a.correlation(i), a.context(i));
+    }
+    for (size_t f = 0; f < p.flows.size(); ++f)
+        c.flows.add(uint32_t(base + p.flows.from(f)), uint32_t(base + p.flows.to(f)), p.flows.kind(f));
+    for (DeviceInfo device : p.devices) {
+        const bool known = std::any_of(c.devices.begin(), c.devices.end(),
+                                       [&](const DeviceInfo& d) { return d.device == device.device; });
+        if (known)
+            continue;
+        device.name = c.strings.intern(p.strings.text(device.name));
+        c.devices.push_back(device);
+    }
+}
+
 } // namespace
 
 std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& processes)
@@ -156,14 +182,23 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         const std::string who = "process " + std::to_string(processes[rank].pid) + " (rank " +
                                 std::to_string(rank) + "): ";
 
+        // Regions are keyed by (name, kind): a kernel and a range of one name are two.
         std::vector<uint32_t> regions(p.regionNames.size());
         for (size_t i = 0; i < p.regionNames.size(); ++i) {
             const std::string& name = p.regionName(uint32_t(i));
-            auto [it, added] = regionOf.emplace(name, uint32_t(c.regionNames.size()));
-            if (added)
+            const RegionKind kind = p.regionKind(uint32_t(i));
+            const std::string key = kind == RegionKind::Cpu ? name : name + '\x1f' + regionKindName(kind);
+            auto [it, added] = regionOf.emplace(key, uint32_t(c.regionNames.size()));
+            if (added) {
                 c.regionNames.push_back(c.strings.intern(name));
+                if (kind != RegionKind::Cpu || !c.regionKinds.empty()) {
+                    c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
+                    c.regionKinds.back() = kind;
+                }
+            }
             regions[i] = it->second;
         }
+        appendGpu(c, p, base);
         // Domain ids are the process's own; the same name is the same domain everywhere.
         std::map<uint32_t, uint32_t> domains;
         for (const auto& d : p.nvtx.domains) {
@@ -257,6 +292,10 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
             c.warnings.push_back({who + "recorded no range and no mark", {}});
     }
     c.allocations.finish();
+    c.gpuActivities.finish();
+    c.flows.finish();
+    if (!c.regionKinds.empty())
+        c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     for (const auto& [key, name] : categories)
         c.nvtx.categories.push_back({key.first, key.second, name});
     std::sort(c.nvtx.domains.begin(), c.nvtx.domains.end(),

@@ -3,6 +3,7 @@
 // and come out as GPU tracks, launch flows, GPU time of NVTX ranges and a GPU summary.
 #include "cuda/cupti_translate.h"
 #include "model/live/nvtx_assembler.h"
+#include "model/live/process_merge.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/stats/gpu_summary.h"
 #include "model/capture_loader.h"
@@ -13,6 +14,7 @@
 #include "protocol/spanscope_decoder.h"
 #include "support/h5_damage.h"
 
+#include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 
 #include <QFile>
@@ -70,6 +72,8 @@ public:
             return intern(collector::cuda::withoutVersionSuffix("cudaMemcpyAsync_v3020"));
         if (api == CudaApiKind::Runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020)
             return intern(collector::cuda::withoutVersionSuffix("cudaMalloc_v3020"));
+        if (api == CudaApiKind::Driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel)
+            return intern("cuLaunchKernel");
         return intern("call " + std::to_string(cbid));
     }
     std::int64_t hostNs(std::uint64_t cuptiNs) override { return std::int64_t(cuptiNs) + kClockOffsetNs; }
@@ -176,6 +180,9 @@ std::string recordedCudaJob()
     // CUPTI times (ns) are host times minus kClockOffsetNs.
     const auto launch = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 10'000, 15'000, 1);
     const auto k = kernel("_Z7stencilv", 20'000, 80'000, 7, 1);
+    // The driver call the runtime made for it, under the same correlation id.
+    auto driverLaunch = runtimeCall(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 11'000, 14'000, 1);
+    driverLaunch.kind = CUPTI_ACTIVITY_KIND_DRIVER;
     const auto copyCall = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 16'000, 18'000, 2);
     auto copy = zeroed<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
     copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, copy.bytes = 4096;
@@ -192,7 +199,7 @@ std::string recordedCudaJob()
     sync.start = 19'000, sync.end = 91'000, sync.contextId = 1, sync.streamId = 7;
     // Records arrive in CUPTI's buffer order, not by time.
     for (const CUpti_Activity* a :
-         {&activity(k), &activity(launch),
+         {&activity(k), &activity(driverLaunch), &activity(launch),
           &activity(copy), &activity(copyCall),
           &activity(malloc), &activity(alloc),
           &activity(release), &activity(sync)})
@@ -376,6 +383,12 @@ private slots:
         QVERIFY(launchEvent >= 0);
         QCOMPARE(c.events.gpu[size_t(launchEvent)], int64_t(60'000));
         QCOMPARE(c.threadOfEvent(0, uint64_t(launchEvent)), c.threadOfEvent(0, uint64_t(stepEvent)));
+        // The work is the runtime call's, not the driver call's that shares its id.
+        const int64_t driverEvent = regionEvent("cuLaunchKernel", model::RegionKind::Cpu);
+        QVERIFY(driverEvent >= 0);
+        QCOMPARE(c.events.gpu[size_t(driverEvent)], int64_t(-1));
+        QVERIFY(c.flows.outgoing(uint32_t(driverEvent)).empty());
+        QCOMPARE(c.flows.outgoing(uint32_t(launchEvent)).size(), size_t(1));
         const int64_t kernelEvent = regionEvent("stencil()", model::RegionKind::Kernel);
         QVERIFY(kernelEvent >= 0);
         QCOMPARE(c.events.start[size_t(kernelEvent)], int64_t(1'020'000));
@@ -466,6 +479,37 @@ private slots:
         QVERIFY(warned);
         QCOMPARE(damaged.value()->events.size(), live->events.size());
         QVERIFY(damaged.value()->flows.empty());
+    }
+
+    // Two CUDA processes of one job: each keeps its GPU tracks, launches and devices.
+    void mergedProcessesKeepTheirGpuWork()
+    {
+        const auto a = assemble(recordedCudaJob()), b = assemble(recordedCudaJob());
+        const auto merged = model::live::mergeProcesses({{11, a}, {22, b}});
+        QCOMPARE(merged->gpuActivities.size(), 2 * a->gpuActivities.size());
+        QCOMPARE(merged->flows.size(), 2 * a->flows.size());
+        QCOMPARE(merged->devices.size(), size_t(1));
+        const model::GpuSummary gpu = model::summarizeGpu(*merged);
+        QCOMPARE(gpu.launchesMatched, uint64_t(4));
+        QCOMPARE(gpu.devices.size(), size_t(1));
+        QCOMPARE(gpu.devices[0].streams.size(), size_t(1)); // same device and stream id in both
+        QCOMPARE(gpu.devices[0].streams[0].kernels, uint64_t(2));
+        for (size_t f = 0; f < merged->flows.size(); ++f) {
+            // A launch and its work are in the same process.
+            uint32_t rowFrom = 0, rowTo = 0;
+            for (uint32_t r = 0; r < merged->rows.size(); ++r) {
+                const auto& row = merged->rows[r];
+                if (merged->flows.from(f) >= row.offset && merged->flows.from(f) < row.offset + row.count)
+                    rowFrom = r;
+                if (merged->flows.to(f) >= row.offset && merged->flows.to(f) < row.offset + row.count)
+                    rowTo = r;
+            }
+            QCOMPARE(merged->rows[rowFrom].rank, merged->rows[rowTo].rank);
+            QVERIFY(model::isGpuActivity(merged->regionKind(merged->rows[rowTo].region)));
+        }
+        for (const auto& row : merged->rows)
+            if (model::isGpuActivity(merged->regionKind(row.region)))
+                QCOMPARE(merged->track(merged->trackOfEvent(0, row.offset)).kind, model::TrackKind::GpuStream);
     }
 
     // A stream cut in the middle of a frame opens with what came before the cut.
