@@ -117,9 +117,9 @@ private:
         uint32_t stream = protocol::kNoStream;
         uint32_t context = 0;
         uint32_t correlation = 0;
-        // Kernels: m_kernelShapes row; copies: m_copies row; API calls: the CudaApiKind.
+        // Kernels: m_kernelShapes row; copies: m_copies row; API calls: the CudaApiKind;
+        // device windows: m_windowHostTimes row.
         uint32_t detail = UINT32_MAX;
-        int64_t hostStart = 0, hostEnd = 0; // device windows: when the host enqueued them, ns
     };
     struct Call
     {
@@ -238,6 +238,7 @@ private:
     std::vector<GpuWork> m_gpuWork;
     std::vector<KernelLaunchShape> m_kernelShapes;
     std::vector<std::pair<uint64_t, CopyKind>> m_copies; // bytes, direction
+    std::vector<std::pair<int64_t, int64_t>> m_windowHostTimes; // when the host enqueued a window's events, ns
     std::vector<RegionKind> m_regionKinds;               // by region; missing = Cpu
     struct CudaDevice
     {

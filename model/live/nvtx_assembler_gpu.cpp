@@ -221,9 +221,8 @@ void NvtxAssembler::onDeviceWindow(const DeviceWindowRecord& r)
     const bool placed = r.deviceStartNs >= 0 && r.deviceEndNs >= r.deviceStartNs;
     const int64_t start = placed ? r.deviceStartNs : r.hostStartNs;
     const int64_t end = placed ? r.deviceEndNs : addSaturating(clampNs(r.hostStartNs), clampNs(r.deviceDurationNs));
-    GpuWork work{GpuWorkKind::Window, r.device, kNoStream, 0, 0};
-    work.hostStart = clampNs(r.hostStartNs);
-    work.hostEnd = clampNs(r.hostEndNs);
+    GpuWork work{GpuWorkKind::Window, r.device, kNoStream, 0, 0, uint32_t(m_windowHostTimes.size())};
+    m_windowHostTimes.emplace_back(clampNs(r.hostStartNs), clampNs(r.hostEndNs));
     const std::string& name = text(r.nameId);
     addCudaCall(start, end, regionOfKind(name.empty() ? "device window" : name, RegionKind::GpuRange), kNoThread,
                 work);
@@ -333,14 +332,16 @@ void NvtxAssembler::addGpuTables(Capture& c, const std::vector<uint32_t>& order,
         case GpuWorkKind::Memset:
             c.gpuActivities.addOther(event, w.correlation, w.context);
             break;
-        case GpuWorkKind::Window:
+        case GpuWorkKind::Window: {
+            const auto [hostStart, hostEnd] = m_windowHostTimes[w.detail];
             e.args[k] = c.args
-                            .append("{\"host_start_ns\": " + std::to_string(w.hostStart) + ", \"host_end_ns\": "
-                                    + std::to_string(w.hostEnd) + ", \"host_ns\": "
-                                    + std::to_string(subtractSaturating(w.hostEnd, w.hostStart)) + ", \"device_ns\": "
+                            .append("{\"host_start_ns\": " + std::to_string(hostStart) + ", \"host_end_ns\": "
+                                    + std::to_string(hostEnd) + ", \"host_ns\": "
+                                    + std::to_string(subtractSaturating(hostEnd, hostStart)) + ", \"device_ns\": "
                                     + std::to_string(subtractSaturating(call.end, call.start)) + "}")
                             .packed;
             continue;
+        }
         default:
             continue;
         }
