@@ -33,7 +33,7 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent)
     auto* text = new QLabel(
         tr("<h2>spanscope %1</h2>"
            "<p>A profile viewer for GPU and CPU programs: scope-profiler HDF5 region files, "
-           "PyTorch profiler and other Chrome traces, and live NVTX captures. Timelines with "
+           "PyTorch profiler and other Chrome traces, and live NVTX and CUDA captures. Timelines with "
            "GPU streams, flows and counters, span trees, statistics per region, rank and "
            "thread, allocations, and comparison of runs.</p>"
            "<p><a href=\"%2\">%2</a></p>")

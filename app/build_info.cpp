@@ -13,6 +13,21 @@ namespace spanscope::app {
 
 namespace {
 
+// libcupti is the job's to load (dlopen, when the driver starts the injection): the
+// viewer can only say whether the collector was built with its CUDA half.
+QString cudaCaptureState()
+{
+#if SPANSCOPE_HAS_COLLECTOR && SPANSCOPE_HAS_CUPTI
+    return QObject::tr("built: the collector records CUDA jobs through CUPTI (libcupti is loaded in the "
+                       "job at run time: the CUDA toolkit's, or SPANSCOPE_CUPTI)");
+#elif SPANSCOPE_HAS_COLLECTOR
+    return QObject::tr("not in this build: CUPTI's headers were not found when it was built; live "
+                       "capture records NVTX ranges only");
+#else
+    return QObject::tr("not in this build: the collector was not built");
+#endif
+}
+
 QString nvtxCaptureState()
 {
 #if SPANSCOPE_HAS_COLLECTOR
@@ -46,11 +61,7 @@ QList<BuildInfoRow> buildInfo()
     for (const auto& [library, version] : io::fileLibraryVersions())
         rows.append({QString::fromStdString(library), QString::fromStdString(version)});
     rows.append({QObject::tr("NVTX capture"), nvtxCaptureState()});
-    // Live GPU activity (CUPTI) is not part of the collector yet; GPU work is shown from
-    // imported PyTorch profiler and Chrome traces.
-    rows.append({QObject::tr("CUDA activity capture"),
-                 QObject::tr("not in this version: live capture records NVTX ranges; GPU "
-                             "kernels and copies come from PyTorch profiler traces")});
+    rows.append({QObject::tr("CUDA activity capture"), cudaCaptureState()});
     return rows;
 }
 

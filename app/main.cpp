@@ -84,7 +84,7 @@ struct CommandLine
         parser.setApplicationDescription(
             QStringLiteral("Profile viewer for GPU and CPU programs: scope-profiler HDF5 region "
                            "files, PyTorch profiler and Chrome trace JSON, spanscope captures, "
-                           "and live NVTX captures."));
+                           "and live NVTX and CUDA captures."));
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addPositionalArgument(QStringLiteral("files"),

@@ -334,7 +334,7 @@ QString CaptureView::summaryLine() const
     const model::MetadataValue* source = model::findMetadata(capture->metadata, "source");
     const model::MetadataValue* format = model::findMetadata(capture->metadata, "format");
     if (source && source->text == "spanscope-collector")
-        parts << tr("NVTX capture");
+        parts << (capture->gpuActivities.empty() ? tr("NVTX capture") : tr("NVTX and CUDA capture"));
     else if (capture->schema == 0 && format)
         parts << QString::fromStdString(format->text); // an imported trace
     else
