@@ -8,6 +8,7 @@
 #include "sink.h"
 
 #include <cerrno>
+#include <dlfcn.h>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -121,7 +122,20 @@ Collector* Collector::start()
         return nullptr;
     }
     s_instance.store(c, std::memory_order_release);
+    exportToGlobalScope();
     return c;
+}
+
+void Collector::exportToGlobalScope()
+{
+    // NVTX and the CUDA driver dlopen their injection without RTLD_GLOBAL, so the entry
+    // points users' code may look up (spanscope_report_device_window of
+    // <spanscope/device_window.h>) would be out of dlsym(RTLD_DEFAULT)'s sight. Reopening
+    // ourselves with RTLD_NOLOAD | RTLD_GLOBAL moves this library into the global scope
+    // without loading anything.
+    Dl_info self{};
+    if (dladdr(reinterpret_cast<void*>(&Collector::exportToGlobalScope), &self) && self.dli_fname)
+        dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
 }
 
 Collector::~Collector()

@@ -86,6 +86,7 @@ public:
 private:
     Collector() = default;
     bool init();
+    static void exportToGlobalScope();
     ThreadBuffer* registerThread();
     static ThreadBuffer* retiredMarker() { return reinterpret_cast<ThreadBuffer*>(1); }
     static void threadExited(void* buffer);

@@ -10,7 +10,7 @@
 int main()
 {
     const char* collector = std::getenv("NVTX_INJECTION64_PATH");
-    void* library = collector ? dlopen(collector, RTLD_NOW) : nullptr;
+    void* library = collector ? dlopen(collector, RTLD_LAZY) : nullptr; // as NVTX does: not global
     if (!library) {
         std::fprintf(stderr, "cannot load the collector: %s\n", collector ? dlerror() : "NVTX_INJECTION64_PATH unset");
         return 2;
@@ -21,6 +21,10 @@ int main()
         return 3;
     }
     std::printf("InitializeInjection returned %d\n", initialize());
+    // What <spanscope/device_window.h> looks up: the collector, loaded privately as NVTX and
+    // the driver load it, must have put itself in the global scope.
+    std::printf("device-window entry visible: %s\n",
+                dlsym(RTLD_DEFAULT, "spanscope_report_device_window") ? "yes" : "no");
     for (int i = 0; i < 3; ++i) {
         nvtxRangePushA("after CUDA init");
         nvtxRangePop();

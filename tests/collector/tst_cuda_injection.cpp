@@ -17,6 +17,7 @@ namespace {
 struct Recorded
 {
     int exitCode = -1;
+    QString out; // the program's stdout
     std::shared_ptr<model::Capture> capture;
 };
 
@@ -42,6 +43,7 @@ Recorded record(const QString& cupti)
     if (!p.waitForFinished(120000))
         return r;
     r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
     QFile f(output);
     if (!f.open(QIODevice::ReadOnly))
         return r;
@@ -86,6 +88,8 @@ private slots:
         QVERIFY2(status.rfind("unavailable: libcupti could not be loaded (/nonexistent/libcupti.so", 0) == 0,
                  status.c_str());
         QCOMPARE(calls(*r.capture, "after CUDA init"), uint64_t(3));
+        // Device windows find the collector although it was loaded privately.
+        QVERIFY2(r.out.contains("device-window entry visible: yes"), qPrintable(r.out));
         bool warned = false;
         for (const auto& w : r.capture->warnings)
             warned |= w.message.find("CUDA activity unavailable: libcupti could not be loaded") == 0;

@@ -235,29 +235,6 @@ struct Options
     std::size_t maxEvents = 0;
 };
 
-namespace detail {
-// Where the collector's entry point may be: the global scope (a collector that was preloaded),
-// else the library that NVTX or the CUDA driver loaded as its injection. Both dlopen it
-// without RTLD_GLOBAL, out of RTLD_DEFAULT's sight; RTLD_NOLOAD finds it without ever loading
-// anything. The reference that dlopen takes is kept: the collector is never unloaded anyway.
-inline void* findCollectorEntry()
-{
-    if (void* entry = dlsym(RTLD_DEFAULT, SPANSCOPE_REPORT_DEVICE_WINDOW_SYMBOL))
-        return entry;
-    for (const char* variable : {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"}) {
-        const char* path = std::getenv(variable);
-        if (!path || !*path)
-            continue;
-        if (void* library = dlopen(path, RTLD_LAZY | RTLD_NOLOAD)) {
-            if (void* entry = dlsym(library, SPANSCOPE_REPORT_DEVICE_WINDOW_SYMBOL))
-                return entry;
-            dlclose(library);
-        }
-    }
-    return nullptr;
-}
-} // namespace detail
-
 // The collector's spanscope_report_device_window, or nullptr when the process does not run
 // under spanscope. Looked up again while not found (NVTX loads the collector at the first
 // NVTX call, which may come after the first window); once found, never again.
@@ -266,7 +243,9 @@ inline ReportFunction collectorReporter()
     static std::atomic<ReportFunction> found{nullptr};
     ReportFunction reporter = found.load(std::memory_order_acquire);
     if (!reporter) {
-        reporter = reinterpret_cast<ReportFunction>(detail::findCollectorEntry());
+        // The collector puts itself in the global scope when it starts (NVTX and the CUDA
+        // driver load it privately).
+        reporter = reinterpret_cast<ReportFunction>(dlsym(RTLD_DEFAULT, SPANSCOPE_REPORT_DEVICE_WINDOW_SYMBOL));
         if (reporter)
             found.store(reporter, std::memory_order_release);
     }
