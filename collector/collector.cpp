@@ -625,7 +625,7 @@ void Collector::atExit()
     // running report theirs at their next push or pop, which the stream no longer sees.
     const CollectorAllocations quiet;
     if (ThreadBuffer* b = c->threadBuffer())
-        AllocTap::report(b, ticks(), b->popReserve());
+        AllocTap::report(b, ticks, b->popReserve());
     c->finish();
 }
 

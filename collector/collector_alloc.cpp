@@ -74,7 +74,7 @@ void onThreadEnd(const alloc_internal::ThreadCounters* counters)
     ThreadBuffer* b = c ? c->existingThreadBuffer() : nullptr;
     if (!b || b->allocCounters != counters)
         return;
-    AllocTap::report(b, ticks(), b->popReserve());
+    AllocTap::report(b, ticks, b->popReserve());
     b->allocCounters = nullptr;
 }
 

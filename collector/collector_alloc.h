@@ -29,7 +29,10 @@ public:
 
     // Producer thread, before a Push or Pop: an AllocDelta when the thread allocated or
     // freed since its last one. Leaves `keep` bytes free in the block (room kept for pops).
-    static void report(ThreadBuffer* b, std::uint64_t now, std::size_t keep)
+    // `now()` gives the delta's timestamp (ticks); it is called only when a delta is
+    // written, so a push without allocations reads the clock once, for its own record
+    // (a TSC read costs about as much as the rest of the push).
+    template <typename Now> static void report(ThreadBuffer* b, Now now, std::size_t keep)
     {
         const alloc_internal::ThreadCounters* c = b->allocCounters;
         if (!c)
@@ -38,7 +41,7 @@ public:
         const std::uint64_t frees = alloc_internal::load(c->frees);
         if (__builtin_expect(allocations == b->allocationsReported && frees == b->freesReported, 1))
             return;
-        writeDelta(b, now, keep, allocations, frees, alloc_internal::requestedBytes(*c));
+        writeDelta(b, now(), keep, allocations, frees, alloc_internal::requestedBytes(*c));
     }
 
     // Sender: an AllocTotals record when 10 ms passed since the last one (or `force`).

@@ -192,7 +192,7 @@ int push(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) 
     const std::uint32_t id = message(b);
     const int level = b->depth;
     // What the thread allocated since its last push or pop belongs to the enclosing range.
-    spanscope::collector::AllocTap::report(b, spanscope::collector::ticks(), b->popReserve() + sizeof(proto::PopRecord));
+    spanscope::collector::AllocTap::report(b, spanscope::collector::ticks, b->popReserve() + sizeof(proto::PopRecord));
     const bool written = b->emplace<proto::PushRecord>(
         b->popReserve() + sizeof(proto::PopRecord), [&](proto::PushRecord& r) {
             proto::setRecordHeader(r, proto::RecordType::Push);
@@ -230,7 +230,7 @@ int pop(std::uint32_t domain) noexcept
     // A pop of a recorded push uses the room its push kept; a stray one may not.
     const bool closesRecordedPush = level >= 0;
     // What the thread allocated since its last push or pop belongs to the range closing.
-    spanscope::collector::AllocTap::report(b, now, b->popReserve());
+    spanscope::collector::AllocTap::report(b, [now] { return now; }, b->popReserve());
     const bool written = b->emplace<proto::PopRecord>(closesRecordedPush ? 0 : b->popReserve(),
                                                       [&](proto::PopRecord& r) {
                                                           proto::setRecordHeader(r, proto::RecordType::Pop);
