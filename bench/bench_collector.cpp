@@ -43,6 +43,8 @@
 //   The live interval stretches to 4x the freeze's cost (model/live/live_ingest.h).
 // Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
+// SPANSCOPE_BENCH_BATCHES=1 in a child's environment makes it print every batch's ns per
+// pair on stderr, in order (where the slow batches of a run fall).
 
 #include "bench_support.h"
 #include "model/capture_loader.h"
@@ -133,6 +135,9 @@ int runChild(const std::string& what, long pairs, long batch, long pauseUs)
         done += n;
         if (pauseUs > 0)
             std::this_thread::sleep_for(std::chrono::microseconds(pauseUs));
+    }
+    if (std::getenv("SPANSCOPE_BENCH_BATCHES")) {
+        for (double b : batches) std::fprintf(stderr, "%.2f\n", b);
     }
     std::sort(batches.begin(), batches.end());
     std::printf("result %.4f %.0f %.4f %.4f\n", ns / double(done), ns, batches.front(),

@@ -60,6 +60,13 @@ public:
     static constexpr std::size_t kSmallBlocks = 16;
     static constexpr std::size_t kLargeBlockBytes = 2 * 1024 * 1024;
     static constexpr std::size_t kKeptLargeBlocks = 8;
+    // Lossless mode keeps more (128 MiB per thread at most): a queue that grew once, during
+    // a burst the sender could not follow, will likely grow again, and a fresh 2 MiB block
+    // costs its zeroing on the producer's core (about a millisecond on a VM), while a kept
+    // one costs nothing. The memory stays counted in the budget and its peak is reported.
+    static constexpr std::size_t kKeptLargeBlocksLossless = 64;
+    // Free small blocks the sender keeps ready for an active thread (provision()).
+    static constexpr std::size_t kSpareBlocks = 4;
     // Full blocks waiting before the producer wakes the sender early.
     static constexpr std::uint64_t kWakeBlocks = 4;
 
@@ -113,7 +120,7 @@ public:
         char* at = m_write->data() + m_writePos;
         // Ask for the line a few records ahead now, so that its transfer from the sender's
         // core (blocks are reused) overlaps this call instead of stalling a later store.
-        __builtin_prefetch(at + kPrefetchBytes, 1);
+        prefetchForWrite(at + kPrefetchBytes);
         fill(*::new (at) Record); // records are 8-byte multiples: `at` is aligned
         m_writePos += std::uint32_t(size);
         m_write->committed.store(m_writePos, std::memory_order_release);
@@ -190,6 +197,24 @@ public:
         return taken;
     }
 
+    // Consumer only, after a drain: maps small blocks ahead of an active producer, so that
+    // its thread never stops for a mapping (an mmap and 16 faulted pages, tens of
+    // microseconds on a VM) while its queue grows to the blocks a steady rate needs. Keeps
+    // kSpareBlocks small blocks free, within kSmallBlocks; a thread that has not filled half
+    // of its first block yet gets none (most threads make a few NVTX calls).
+    void provision()
+    {
+        const bool active = m_consumedBlocks.load(std::memory_order_relaxed) > 0
+                            || m_read->committed.load(std::memory_order_relaxed) > m_read->capacity / 2;
+        while (active && m_freeSmall.load(std::memory_order_relaxed) < kSpareBlocks
+               && m_smallMapped.load(std::memory_order_relaxed) < kSmallBlocks) {
+            Block* b = mapBlock(kSmallBlockBytes, true);
+            if (!b)
+                return;
+            handBack(b);
+        }
+    }
+
     // Records dropped so far (monotonic; the consumer computes deltas). Any thread.
     std::uint64_t dropped() const { return m_dropped.load(std::memory_order_relaxed); }
 
@@ -221,6 +246,8 @@ public:
             m_free.store(b, std::memory_order_relaxed);
             if (b->large())
                 m_freeLarge.store(m_freeLarge.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            else
+                m_freeSmall.store(m_freeSmall.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
             b = next;
         }
         m_read = m_write;
@@ -276,6 +303,18 @@ private:
     static constexpr std::size_t kHeaderBytes = 64;
     static_assert(sizeof(Block) <= kHeaderBytes);
     static constexpr std::size_t kPrefetchBytes = 256;
+    // Asks for the line in a state this core may write (PREFETCHW). __builtin_prefetch(p, 1)
+    // gives a plain read prefetch (PREFETCHT0) unless the whole build targets PRFCHW, and a
+    // line fetched for reading from the sender's cache still costs an ownership request at
+    // the store. Every x86-64 CPU decodes PREFETCHW (as a no-op where unsupported).
+    static void prefetchForWrite(const char* p)
+    {
+#if defined(__x86_64__)
+        asm volatile("prefetchw %0" : : "m"(*p));
+#else
+        __builtin_prefetch(p, 1);
+#endif
+    }
 
     // A fresh block of `bytes` (header included), mapped and populated (no allocator lock:
     // a job's NVTX call may come from a signal handler or a forked child), or nullptr when
@@ -307,7 +346,7 @@ private:
         Block* b = ::new (memory) Block;
         b->capacity = std::uint32_t(bytes - kHeaderBytes);
         if (!large)
-            ++m_smallMapped;
+            m_smallMapped.fetch_add(1, std::memory_order_relaxed);
         return b;
     }
     void unmapBlock(Block* b)
@@ -330,12 +369,12 @@ private:
         while (next && !m_free.compare_exchange_weak(next, next->freeNext, std::memory_order_acquire)) {
         }
         if (next) {
-            if (next->large())
-                m_freeLarge.fetch_sub(1, std::memory_order_relaxed);
+            (next->large() ? m_freeLarge : m_freeSmall).fetch_sub(1, std::memory_order_relaxed);
             next->next.store(nullptr, std::memory_order_relaxed);
             next->committed.store(0, std::memory_order_relaxed);
         } else {
-            next = mapBlock(m_smallMapped < kSmallBlocks ? kSmallBlockBytes : kLargeBlockBytes, true);
+            const bool small = m_smallMapped.load(std::memory_order_relaxed) < kSmallBlocks;
+            next = mapBlock(small ? kSmallBlockBytes : kLargeBlockBytes, true);
             if (!next)
                 return false;
         }
@@ -356,12 +395,13 @@ private:
     void handBack(Block* b)
     {
         if (retired.load(std::memory_order_relaxed)
-            || (b->large() && m_freeLarge.load(std::memory_order_relaxed) >= kKeptLargeBlocks)) {
+            || (b->large()
+                && m_freeLarge.load(std::memory_order_relaxed)
+                       >= (m_budget.lossless ? kKeptLargeBlocksLossless : kKeptLargeBlocks))) {
             unmapBlock(b);
             return;
         }
-        if (b->large())
-            m_freeLarge.fetch_add(1, std::memory_order_relaxed);
+        (b->large() ? m_freeLarge : m_freeSmall).fetch_add(1, std::memory_order_relaxed);
         Block* head = m_free.load(std::memory_order_relaxed);
         do
             b->freeNext = head;
@@ -377,11 +417,12 @@ private:
     std::atomic<std::uint64_t> m_dropped{0};
     std::uint64_t m_rangeCounter = 0;
     std::size_t m_popReserve = 0;
-    std::size_t m_smallMapped = 0; // small blocks this thread mapped (all kept)
     std::uint64_t m_sealedBlocks = 0;
     // Shared: blocks the sender emptied, for the producer.
     alignas(64) std::atomic<Block*> m_free{nullptr};
     std::atomic<std::size_t> m_freeLarge{0}; // large blocks in it (about: both sides change it)
+    std::atomic<std::size_t> m_freeSmall{0}; // small blocks in it (the same)
+    std::atomic<std::size_t> m_smallMapped{0}; // small blocks mapped for this thread (all kept)
     // Consumer side.
     alignas(64) Block* m_read;
     std::uint32_t m_readPos = 0;
