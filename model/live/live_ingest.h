@@ -8,7 +8,7 @@
 // Why two threads: the ingest thread must keep reading so the collector's socket never
 // fills (the collector drops and counts when it does); the analysis (nesting, statistics,
 // timeline index) of a big capture takes longer than one interval. The ingest thread only
-// freezes a copy of the assembled state (JobAssembler::freeze, memory speed); the analysis
+// freezes a copy of the assembled state (JobAssembler::freeze, sharing its storage); the analysis
 // thread builds the capture from it and analyses it, and the newest frozen state waits for
 // it (older ones are dropped). The interval stretches to 4x the last freeze's cost, so
 // freezing takes at most a fifth of the ingest thread's time.

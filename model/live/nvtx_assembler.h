@@ -18,6 +18,7 @@
 // snapshot() whenever a view wants one. One thread at a time (not thread-safe).
 #include "../capture.h"
 #include "protocol/spanscope_decoder.h"
+#include "shared_chunks.h"
 
 #include <cstdint>
 #include <map>
@@ -167,6 +168,9 @@ private:
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
     uint32_t regionOfKind(const std::string& name, RegionKind kind);
+    // The calls in layout order (event k is call order[k]): rows by region, CPU calls first;
+    // within a row by start, then end (`endOf`, ns) descending, then arrival.
+    template <typename EndOf> std::vector<uint32_t> layoutOrder(const EndOf& endOf) const;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
@@ -200,14 +204,15 @@ private:
     std::unordered_map<std::string, uint32_t> m_regionOf;
     std::unordered_map<uint32_t, uint32_t> m_regionOfMessage; // string id -> region
 
-    std::vector<Call> m_calls;
+    // 2 MiB chunks, one huge page each: every range adds a call.
+    SharedChunks<Call, std::size_t(2) << 20> m_calls;
     struct Mark
     {
         int64_t time = 0;
         uint32_t thread = 0, domain = 0, category = 0, message = 0;
         int64_t call = -1; // index into m_calls
     };
-    std::vector<Mark> m_marks;
+    SharedChunks<Mark> m_marks;
     std::unordered_map<uint64_t, uint32_t> m_openAsync;     // range id -> call
     std::unordered_map<uint64_t, PendingEnd> m_pendingEnds; // ends seen before their start
     std::unordered_map<uint64_t, bool> m_droppedAsync;      // range ids dropped by the budget
@@ -224,7 +229,7 @@ private:
     bool m_sawAllocations = false, m_sawAllocSpans = false;
     protocol::AllocTotalsRecord m_allocTotals{};
     int64_t m_peakLiveBytes = 0;
-    std::vector<std::pair<int64_t, int64_t>> m_heapInUse; // (ns, bytes)
+    SharedChunks<std::pair<int64_t, int64_t>> m_heapInUse; // (ns, bytes)
     std::map<std::pair<uint32_t, int64_t>, CountedAllocations> m_counted;
     struct LargeAlloc
     {
@@ -232,13 +237,13 @@ private:
         uint32_t thread = 0;
         uint64_t address = 0, bytes = 0; // bytes 0: the block at `address` was freed
     };
-    std::vector<LargeAlloc> m_large;
+    SharedChunks<LargeAlloc> m_large;
 
     // CUDA activity (the collector's CUDA injection): what each call of CUDA activity is.
-    std::vector<GpuWork> m_gpuWork;
-    std::vector<KernelLaunchShape> m_kernelShapes;
-    std::vector<std::pair<uint64_t, CopyKind>> m_copies; // bytes, direction
-    std::vector<std::pair<int64_t, int64_t>> m_windowHostTimes; // when the host enqueued a window's events, ns
+    SharedChunks<GpuWork> m_gpuWork;
+    SharedChunks<KernelLaunchShape> m_kernelShapes;
+    SharedChunks<std::pair<uint64_t, CopyKind>> m_copies; // bytes, direction
+    SharedChunks<std::pair<int64_t, int64_t>> m_windowHostTimes; // when the host enqueued a window's events, ns
     std::vector<RegionKind> m_regionKinds;               // by region; missing = Cpu
     struct CudaDevice
     {
@@ -258,7 +263,7 @@ private:
         uint64_t address = 0;
         int64_t bytes = 0; // > 0 allocated, < 0 released
     };
-    std::vector<GpuMemoryEvent> m_gpuMemory;
+    SharedChunks<GpuMemoryEvent> m_gpuMemory;
 };
 
 } // namespace spanscope::model::live

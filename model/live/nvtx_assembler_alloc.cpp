@@ -29,7 +29,7 @@ void NvtxAssembler::onAllocDelta(const AllocDeltaRecord& r)
     // Saturating: a damaged or hostile stream must not wrap the sums.
     const int64_t call = innermostOpen(thread);
     if (call >= 0) {
-        Call& c = m_calls[size_t(call)];
+        Call& c = m_calls.edit(size_t(call));
         c.allocations = addSaturatingUnsigned(c.allocations, r.allocations);
         c.allocatedBytes = addSaturatingUnsigned(c.allocatedBytes, r.bytes);
     }

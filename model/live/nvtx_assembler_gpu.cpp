@@ -368,7 +368,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const std::vector<uint32_t>& order,
     // GPU memory: each allocation on the thread whose call made it (so the ranges open
     // there own it), and each device's memory in use as a counter.
     if (!m_gpuMemory.empty()) {
-        std::vector<GpuMemoryEvent> memory = m_gpuMemory;
+        std::vector<GpuMemoryEvent> memory(m_gpuMemory.begin(), m_gpuMemory.end());
         std::stable_sort(memory.begin(), memory.end(),
                          [](const GpuMemoryEvent& a, const GpuMemoryEvent& b) { return a.time < b.time; });
         std::map<int32_t, std::pair<CounterSeries, int64_t>> inUse; // device -> (series, bytes)

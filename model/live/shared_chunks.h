@@ -1,0 +1,121 @@
+#pragma once
+// A growing sequence whose copies share their storage, for the live assembler's tables
+// (calls, marks, GPU work): a live update freezes a copy of everything assembled so far on
+// the ingest thread, and copying 10 M calls element by element took seconds, during which
+// no socket was read. Here a copy takes a reference to each fixed-size chunk, and the two
+// copies part only where one of them writes: edit() copies a chunk that another copy still
+// holds before changing it (copy on write), and appending past the end never touches what a
+// copy can see.
+//
+// Chunks of kChunkBytes (elements never straddle two); element addresses are stable. Chunks
+// of 2 MiB and more are mapped on their own and asked for transparent huge pages: the call
+// table grows by every range, and first-touch faults on 4 KiB pages would cost more than
+// the rest of ingest. Not thread-safe as an object (one thread per copy), but copies may
+// live on different threads: what they share is never written.
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace spanscope::model::live {
+
+namespace detail {
+// Chunk storage: mapped with MADV_HUGEPAGE from 2 MiB on, else from the heap.
+void* allocateChunk(std::size_t bytes);
+void releaseChunk(void* storage, std::size_t bytes) noexcept;
+} // namespace detail
+
+template <typename T, std::size_t kChunkBytes = std::size_t(256) << 10>
+class SharedChunks
+{
+    static_assert(std::is_trivially_destructible_v<T>, "chunks never run destructors");
+    static_assert(kChunkBytes >= sizeof(T));
+
+public:
+    static constexpr std::size_t kChunkSize = kChunkBytes / sizeof(T); // elements
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+
+    const T& operator[](std::size_t i) const { return m_chunks[i / kChunkSize].get()[i % kChunkSize]; }
+    const T& back() const { return (*this)[m_size - 1]; }
+
+    // Element i, writable: its chunk is copied first if another copy shares it.
+    T& edit(std::size_t i)
+    {
+        auto& chunk = m_chunks[i / kChunkSize];
+        if (chunk.use_count() > 1) {
+            // The other holders' reads of the chunk happen before their release of it; this
+            // fence pairs with that release once use_count() says they let go.
+            std::atomic_thread_fence(std::memory_order_acquire);
+            if (chunk.use_count() > 1) {
+                // This copy sees [first, m_size) of the chunk; the rest may not exist.
+                const std::size_t first = i - i % kChunkSize;
+                const std::size_t count = std::min(kChunkSize, m_size - first);
+                auto copy = newChunk();
+                std::uninitialized_copy(chunk.get(), chunk.get() + count, copy.get());
+                chunk = std::move(copy);
+            }
+        }
+        return chunk.get()[i % kChunkSize];
+    }
+
+    void push_back(const T& value) { emplace_back(value); }
+    template <typename... Args> T& emplace_back(Args&&... args)
+    {
+        const std::size_t slot = m_size % kChunkSize;
+        if (slot == 0)
+            m_chunks.push_back(newChunk());
+        // Past the end of every copy: writing here changes nothing another copy reads, even
+        // in a chunk they share.
+        T* at = ::new (static_cast<void*>(m_chunks.back().get() + slot)) T(std::forward<Args>(args)...);
+        ++m_size;
+        return *at;
+    }
+
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = T;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const T*;
+        using reference = const T&;
+        const_iterator(const SharedChunks* owner, std::size_t i) : m_owner(owner), m_i(i) {}
+        const T& operator*() const { return (*m_owner)[m_i]; }
+        const T* operator->() const { return &(*m_owner)[m_i]; }
+        const_iterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+        bool operator==(const const_iterator& other) const { return m_i == other.m_i; }
+
+    private:
+        const SharedChunks* m_owner;
+        std::size_t m_i;
+    };
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, m_size}; }
+
+private:
+    // Raw storage: elements are constructed as they are appended.
+    static std::shared_ptr<T> newChunk()
+    {
+        constexpr std::size_t bytes = kChunkBytes; // the mapping's size, a few bytes unused
+        static_assert(alignof(T) <= alignof(std::max_align_t));
+        return std::shared_ptr<T>(static_cast<T*>(detail::allocateChunk(bytes)),
+                                  [](T* storage) { detail::releaseChunk(storage, bytes); });
+    }
+
+    std::vector<std::shared_ptr<T>> m_chunks;
+    std::size_t m_size = 0;
+};
+
+} // namespace spanscope::model::live

@@ -1,0 +1,167 @@
+// SharedChunks (model/live/shared_chunks.h), the storage that lets a live update freeze the
+// assembled state without copying it: copies share chunks, and neither side ever sees the
+// other's later writes. Then the same through NvtxAssembler, the way JobAssembler::freeze
+// uses it: a frozen copy is laid out on another thread while the original goes on
+// ingesting and closes ranges that the copy holds open.
+#include "model/live/nvtx_assembler.h"
+#include "model/live/shared_chunks.h"
+
+#include <QTest>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+using namespace spanscope::model;
+using namespace spanscope::model::live;
+using namespace spanscope::protocol;
+
+namespace {
+
+// 8 elements per chunk, so a few dozen elements cross several chunks.
+using Small = SharedChunks<int64_t, 64>;
+
+std::vector<int64_t> contents(const Small& s)
+{
+    return std::vector<int64_t>(s.begin(), s.end());
+}
+
+std::vector<int64_t> counting(int64_t n, int64_t from = 0)
+{
+    std::vector<int64_t> v;
+    for (int64_t i = 0; i < n; ++i)
+        v.push_back(from + i);
+    return v;
+}
+
+} // namespace
+
+class TestSharedChunks : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void appendsAndReadsAcrossChunks()
+    {
+        static_assert(Small::kChunkSize == 8);
+        Small s;
+        QVERIFY(s.empty());
+        for (int64_t i = 0; i < 30; ++i)
+            s.push_back(i);
+        QCOMPARE(s.size(), size_t(30));
+        QCOMPARE(contents(s), counting(30));
+        QCOMPARE(s.back(), int64_t(29));
+        s.edit(17) = -17;
+        QCOMPARE(s[17], int64_t(-17));
+    }
+
+    void aCopyNeverSeesTheOriginalsLaterWrites()
+    {
+        Small original;
+        for (int64_t i = 0; i < 20; ++i) // the last chunk half full: shared and still growing
+            original.push_back(i);
+        const Small copy = original;
+        for (int64_t i = 20; i < 40; ++i) // past the copy's end, partly in a chunk it holds
+            original.push_back(i);
+        original.edit(3) = -3;   // a full chunk the copy shares
+        original.edit(18) = -18; // the chunk the copy shares only in part
+        original.edit(35) = -35; // a chunk the copy never had
+        QCOMPARE(contents(copy), counting(20));
+        auto expected = counting(40);
+        expected[3] = -3;
+        expected[18] = -18;
+        expected[35] = -35;
+        QCOMPARE(contents(original), expected);
+    }
+
+    void theOriginalNeverSeesACopysWrites()
+    {
+        Small original;
+        for (int64_t i = 0; i < 20; ++i)
+            original.push_back(i);
+        Small copy = original;
+        copy.edit(5) = 500;
+        copy.push_back(20);
+        copy.edit(19) = 190;
+        QCOMPARE(contents(original), counting(20));
+        QCOMPARE(copy[5], int64_t(500));
+        QCOMPARE(copy[19], int64_t(190));
+        QCOMPARE(copy.size(), size_t(21));
+    }
+
+    // An edit after the copy was released writes in place (nothing to copy): the chunk's
+    // address stays.
+    void anEditCopiesOnlyWhileAnotherCopyHoldsTheChunk()
+    {
+        Small s;
+        for (int64_t i = 0; i < 8; ++i)
+            s.push_back(i);
+        const int64_t* before = &s[0];
+        s.edit(0) = 10;
+        QCOMPARE(&s[0], before);
+        {
+            const Small copy = s;
+            s.edit(0) = 20;
+            QVERIFY(&s[0] != before);
+            QCOMPARE(copy[0], int64_t(10));
+        }
+        const int64_t* after = &s[0];
+        s.edit(1) = 21;
+        QCOMPARE(&s[0], after);
+    }
+
+    // The freeze of a live update: the copy is laid out on another thread while the
+    // original ingests, closes the ranges the copy saw open and grows by many chunks.
+    void aFrozenAssemblerIsLaidOutWhileTheOriginalGoesOn()
+    {
+        NvtxAssembler live;
+        live.onHello(HelloPayload{7, 0, 0});
+        ClockCalibrationRecord cal{};
+        cal.ticksPerSecond = 1e9;
+        live.onClockCalibration(cal);
+        live.onString(1, "outer");
+        live.onString(2, "inner");
+        auto push = [&](uint32_t tid, uint64_t t, uint32_t message) {
+            PushRecord r{};
+            r.tid = tid;
+            r.timestamp = t;
+            r.message = message;
+            live.onPush(r);
+        };
+        auto pop = [&](uint32_t tid, uint64_t t) {
+            PopRecord r{};
+            r.tid = tid;
+            r.timestamp = t;
+            live.onPop(r);
+        };
+        uint64_t t = 100;
+        push(1, t, 1); // open across the freeze, in the first chunk
+        constexpr int kBefore = 100'000, kAfter = 200'000;
+        for (int i = 0; i < kBefore; ++i) {
+            push(1, ++t, 2);
+            pop(1, ++t);
+        }
+        const NvtxAssembler frozen = live;
+        std::shared_ptr<Capture> frozenCapture;
+        std::thread layout([&] { frozenCapture = frozen.snapshot(); });
+        for (int i = 0; i < kAfter; ++i) {
+            push(1, ++t, 2);
+            pop(1, ++t);
+        }
+        pop(1, ++t); // closes "outer", which the frozen copy holds open
+        layout.join();
+        const auto now = live.snapshot();
+
+        QCOMPARE(frozenCapture->events.start.size(), size_t(kBefore + 1));
+        QCOMPARE(frozenCapture->nvtx.closedAtEnd.size(), size_t(1));
+        QCOMPARE(now->events.start.size(), size_t(kBefore + kAfter + 1));
+        QVERIFY(now->nvtx.closedAtEnd.empty());
+        // "outer" is region 0, its only call is event 0: open (to the copy's last
+        // timestamp) in the copy, closed at the last pop now.
+        QCOMPARE(frozenCapture->events.start[0], int64_t(100));
+        QCOMPARE(frozenCapture->events.end[0], int64_t(100 + 2 * kBefore));
+        QCOMPARE(now->events.end[0], int64_t(t));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSharedChunks)
+#include "tst_shared_chunks.moc"
