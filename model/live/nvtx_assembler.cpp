@@ -356,7 +356,7 @@ NvtxCounts NvtxAssembler::counts() const
     return counts;
 }
 
-template <typename EndOf> std::vector<uint32_t> NvtxAssembler::layoutOrder(const EndOf& endOf) const
+template <typename EndOf> Column<uint32_t> NvtxAssembler::layoutOrder(const EndOf& endOf) const
 {
     // Bucketed by row in one pass, then each row sorted on its own by compact keys: calls
     // arrive in start order per thread, so a row is a few interleaved sorted runs, and
@@ -374,7 +374,7 @@ template <typename EndOf> std::vector<uint32_t> NvtxAssembler::layoutOrder(const
         int64_t start;
         uint32_t call;
     };
-    std::vector<Key> keys(n);
+    Column<Key> keys(n); // columns: no zero-fill, huge pages (a page fault costs microseconds on a VM)
     {
         std::vector<uint64_t> next(rowBegin.begin(), rowBegin.end() - 1);
         for (size_t i = 0; i < n; ++i) {
@@ -399,7 +399,7 @@ template <typename EndOf> std::vector<uint32_t> NvtxAssembler::layoutOrder(const
             run = runEnd;
         }
     }
-    std::vector<uint32_t> order(n);
+    Column<uint32_t> order(n);
     for (size_t k = 0; k < n; ++k)
         order[k] = keys[k].call;
     return order;
@@ -433,7 +433,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     // no parent): pack them into as few lanes as possible, a range joining the first lane
     // whose ranges have all ended, so no lane holds an overlap and none looks nested. One
     // task row per (domain, lane).
-    std::vector<int64_t> taskOfCall(m_calls.size(), -1);
+    Column<int64_t> taskOfCall(m_calls.size(), -1);
     {
         std::vector<uint32_t> async;
         for (uint32_t i = 0; i < m_calls.size(); ++i)
@@ -506,7 +506,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
-    const std::vector<uint32_t> order = layoutOrder(endOf);
+    const Column<uint32_t> order = layoutOrder(endOf);
     const size_t n = order.size();
     auto& e = c.events;
     e.start.resize(n);
@@ -521,7 +521,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     }
     if (m_sawAllocSpans)
         e.allocIterations.resize(n);
-    std::vector<int64_t> eventOf(m_calls.size(), -1);
+    Column<int64_t> eventOf(m_calls.size(), -1);
     for (size_t k = 0; k < n; ++k) {
         const Call& call = m_calls[order[k]];
         eventOf[order[k]] = int64_t(k);

@@ -163,14 +163,14 @@ private:
     // GPU work's tracks, activity rows, launch flows, devices, GPU memory, and the GPU time
     // of CPU calls; `order`: event -> call. `firstGpuRow`: the first row of GPU work (every
     // row from there on holds calls without a CPU thread).
-    void addGpuTables(Capture& c, const std::vector<uint32_t>& order, size_t firstGpuRow) const;
+    void addGpuTables(Capture& c, const Column<uint32_t>& order, size_t firstGpuRow) const;
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
     uint32_t regionOfKind(const std::string& name, RegionKind kind);
     // The calls in layout order (event k is call order[k]): rows by region, CPU calls first;
     // within a row by start, then end (`endOf`, ns) descending, then arrival.
-    template <typename EndOf> std::vector<uint32_t> layoutOrder(const EndOf& endOf) const;
+    template <typename EndOf> Column<uint32_t> layoutOrder(const EndOf& endOf) const;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,

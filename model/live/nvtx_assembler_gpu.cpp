@@ -244,7 +244,7 @@ void NvtxAssembler::onCudaOverhead(const CudaOverheadRecord& r)
         addCudaCall(r.startNs, r.endNs, regionOfKind(overheadName(r.kind), RegionKind::GpuRange), kNoThread, work);
 }
 
-void NvtxAssembler::addGpuTables(Capture& c, const std::vector<uint32_t>& order, size_t firstGpuRow) const
+void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, size_t firstGpuRow) const
 {
     if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
         return;
