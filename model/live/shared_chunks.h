@@ -43,27 +43,22 @@ public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
 
-    const T& operator[](std::size_t i) const { return m_chunks[i / kChunkSize].get()[i % kChunkSize]; }
+    const T& operator[](std::size_t i) const { return m_chunks[i / kChunkSize].items()[i % kChunkSize]; }
     const T& back() const { return (*this)[m_size - 1]; }
 
     // Element i, writable: its chunk is copied first if another copy shares it.
     T& edit(std::size_t i)
     {
-        auto& chunk = m_chunks[i / kChunkSize];
-        if (chunk.use_count() > 1) {
-            // The other holders' reads of the chunk happen before their release of it; this
-            // fence pairs with that release once use_count() says they let go.
-            std::atomic_thread_fence(std::memory_order_acquire);
-            if (chunk.use_count() > 1) {
-                // This copy sees [first, m_size) of the chunk; the rest may not exist.
-                const std::size_t first = i - i % kChunkSize;
-                const std::size_t count = std::min(kChunkSize, m_size - first);
-                auto copy = newChunk();
-                std::uninitialized_copy(chunk.get(), chunk.get() + count, copy.get());
-                chunk = std::move(copy);
-            }
+        ChunkRef& chunk = m_chunks[i / kChunkSize];
+        if (!chunk.unique()) {
+            // This copy sees [first, m_size) of the chunk; the rest may not exist.
+            const std::size_t first = i - i % kChunkSize;
+            const std::size_t count = std::min(kChunkSize, m_size - first);
+            ChunkRef copy;
+            std::uninitialized_copy(chunk.items(), chunk.items() + count, copy.items());
+            chunk = std::move(copy);
         }
-        return chunk.get()[i % kChunkSize];
+        return chunk.items()[i % kChunkSize];
     }
 
     void push_back(const T& value) { emplace_back(value); }
@@ -71,10 +66,10 @@ public:
     {
         const std::size_t slot = m_size % kChunkSize;
         if (slot == 0)
-            m_chunks.push_back(newChunk());
+            m_chunks.emplace_back();
         // Past the end of every copy: writing here changes nothing another copy reads, even
         // in a chunk they share.
-        T* at = ::new (static_cast<void*>(m_chunks.back().get() + slot)) T(std::forward<Args>(args)...);
+        T* at = ::new (static_cast<void*>(m_chunks.back().items() + slot)) T(std::forward<Args>(args)...);
         ++m_size;
         return *at;
     }
@@ -105,16 +100,53 @@ public:
     const_iterator end() const { return {this, m_size}; }
 
 private:
-    // Raw storage: elements are constructed as they are appended.
-    static std::shared_ptr<T> newChunk()
+    // A counted reference to one chunk of raw storage (elements are constructed as they
+    // are appended). Like a shared_ptr, except that unique() reads the count with acquire
+    // ordering: when it says no other copy holds the chunk, their reads of it happened
+    // before, and writing in place is safe.
+    class ChunkRef
     {
-        constexpr std::size_t bytes = kChunkBytes; // the mapping's size, a few bytes unused
-        static_assert(alignof(T) <= alignof(std::max_align_t));
-        return std::shared_ptr<T>(static_cast<T*>(detail::allocateChunk(bytes)),
-                                  [](T* storage) { detail::releaseChunk(storage, bytes); });
-    }
+    public:
+        ChunkRef()
+            : m_items(static_cast<T*>(detail::allocateChunk(kChunkBytes))), m_block(new Block{{1}, m_items})
+        {
+        }
+        ChunkRef(const ChunkRef& other) : m_items(other.m_items), m_block(other.m_block)
+        {
+            m_block->refs.fetch_add(1, std::memory_order_relaxed);
+        }
+        ChunkRef(ChunkRef&& other) noexcept
+            : m_items(std::exchange(other.m_items, nullptr)), m_block(std::exchange(other.m_block, nullptr))
+        {
+        }
+        ChunkRef& operator=(ChunkRef other) noexcept
+        {
+            std::swap(m_items, other.m_items);
+            std::swap(m_block, other.m_block);
+            return *this;
+        }
+        ~ChunkRef()
+        {
+            if (m_block && m_block->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                detail::releaseChunk(m_block->items, kChunkBytes); // the mapping's size
+                delete m_block;
+            }
+        }
+        T* items() const { return m_items; } // one load per element access, as with a pointer
+        bool unique() const { return m_block->refs.load(std::memory_order_acquire) == 1; }
 
-    std::vector<std::shared_ptr<T>> m_chunks;
+    private:
+        struct Block
+        {
+            std::atomic<std::uint32_t> refs;
+            T* items;
+        };
+        T* m_items; // == m_block->items, kept here so that reading an element is one load
+        Block* m_block;
+    };
+    static_assert(alignof(T) <= alignof(std::max_align_t));
+
+    std::vector<ChunkRef> m_chunks;
     std::size_t m_size = 0;
 };
 

@@ -109,6 +109,32 @@ private slots:
         QCOMPARE(&s[0], after);
     }
 
+    // Copies read on other threads and released at any moment while the original edits and
+    // grows: every copy reads exactly what it was given (an edit copies a chunk while a copy
+    // holds it, and writes in place once none does).
+    void copiesReadOnOtherThreadsSeeWhatTheyWereGiven()
+    {
+        Small live;
+        for (int round = 0; round < 50; ++round) {
+            for (int64_t i = 0; i < 200; ++i)
+                live.push_back(i);
+            std::vector<int64_t> expected(live.begin(), live.end());
+            auto* frozen = new Small(live);
+            bool same = false;
+            std::thread reader([&] {
+                same = std::vector<int64_t>(frozen->begin(), frozen->end()) == expected;
+                delete frozen;
+            });
+            for (int pass = 0; pass < 3; ++pass) {
+                for (size_t i = 0; i < live.size(); i += 7)
+                    live.edit(i) = -int64_t(i) - pass;
+                live.push_back(pass);
+            }
+            reader.join();
+            QVERIFY(same);
+        }
+    }
+
     // The freeze of a live update: the copy is laid out on another thread while the
     // original ingests, closes the ranges the copy saw open and grows by many chunks.
     void aFrozenAssemblerIsLaidOutWhileTheOriginalGoesOn()
