@@ -7,7 +7,8 @@
 // holds before changing it (copy on write), and appending past the end never touches what a
 // copy can see.
 //
-// Chunks of kChunkBytes (elements never straddle two); element addresses are stable. Chunks
+// Chunks of kChunkBytes after a first one of 64 KiB at most (elements never straddle two);
+// element addresses are stable. Chunks
 // of 2 MiB and more are mapped on their own and asked for transparent huge pages: the call
 // table grows by every range, and first-touch faults on 4 KiB pages would cost more than
 // the rest of ingest. Not thread-safe as an object (one thread per copy), but copies may
@@ -39,34 +40,43 @@ class SharedChunks
 
 public:
     static constexpr std::size_t kChunkSize = kChunkBytes / sizeof(T); // elements
+    // The first chunk is small (64 KiB at most): most tables of a job stay small, and a
+    // huge page for each would cost its 2 MiB from the first element on.
+    static constexpr std::size_t kFirstChunkBytes = std::min(kChunkBytes, std::size_t(64) << 10);
+    static constexpr std::size_t kFirstChunkSize = std::max<std::size_t>(1, kFirstChunkBytes / sizeof(T));
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
 
-    const T& operator[](std::size_t i) const { return m_chunks[i / kChunkSize].items()[i % kChunkSize]; }
+    const T& operator[](std::size_t i) const
+    {
+        const auto [chunk, slot] = locate(i);
+        return m_chunks[chunk].items()[slot];
+    }
     const T& back() const { return (*this)[m_size - 1]; }
 
     // Element i, writable: its chunk is copied first if another copy shares it.
     T& edit(std::size_t i)
     {
-        ChunkRef& chunk = m_chunks[i / kChunkSize];
+        const auto [index, slot] = locate(i);
+        ChunkRef& chunk = m_chunks[index];
         if (!chunk.unique()) {
             // This copy sees [first, m_size) of the chunk; the rest may not exist.
-            const std::size_t first = i - i % kChunkSize;
-            const std::size_t count = std::min(kChunkSize, m_size - first);
-            ChunkRef copy;
+            const std::size_t first = i - slot;
+            const std::size_t count = std::min(index == 0 ? kFirstChunkSize : kChunkSize, m_size - first);
+            ChunkRef copy(index == 0 ? kFirstChunkBytes : kChunkBytes);
             std::uninitialized_copy(chunk.items(), chunk.items() + count, copy.items());
             chunk = std::move(copy);
         }
-        return chunk.items()[i % kChunkSize];
+        return chunk.items()[slot];
     }
 
     void push_back(const T& value) { emplace_back(value); }
     template <typename... Args> T& emplace_back(Args&&... args)
     {
-        const std::size_t slot = m_size % kChunkSize;
+        const auto [index, slot] = locate(m_size);
         if (slot == 0)
-            m_chunks.emplace_back();
+            m_chunks.emplace_back(index == 0 ? kFirstChunkBytes : kChunkBytes);
         // Past the end of every copy: writing here changes nothing another copy reads, even
         // in a chunk they share.
         T* at = ::new (static_cast<void*>(m_chunks.back().items() + slot)) T(std::forward<Args>(args)...);
@@ -100,6 +110,15 @@ public:
     const_iterator end() const { return {this, m_size}; }
 
 private:
+    // (chunk, position in it) of element i.
+    static std::pair<std::size_t, std::size_t> locate(std::size_t i)
+    {
+        if (i < kFirstChunkSize)
+            return {0, i};
+        const std::size_t later = i - kFirstChunkSize;
+        return {1 + later / kChunkSize, later % kChunkSize};
+    }
+
     // A counted reference to one chunk of raw storage (elements are constructed as they
     // are appended). Like a shared_ptr, except that unique() reads the count with acquire
     // ordering: when it says no other copy holds the chunk, their reads of it happened
@@ -107,8 +126,8 @@ private:
     class ChunkRef
     {
     public:
-        ChunkRef()
-            : m_items(static_cast<T*>(detail::allocateChunk(kChunkBytes))), m_block(new Block{{1}, m_items})
+        explicit ChunkRef(std::size_t bytes)
+            : m_items(static_cast<T*>(detail::allocateChunk(bytes))), m_block(new Block{{1}, m_items, bytes})
         {
         }
         ChunkRef(const ChunkRef& other) : m_items(other.m_items), m_block(other.m_block)
@@ -128,7 +147,7 @@ private:
         ~ChunkRef()
         {
             if (m_block && m_block->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                detail::releaseChunk(m_block->items, kChunkBytes); // the mapping's size
+                detail::releaseChunk(m_block->items, m_block->bytes);
                 delete m_block;
             }
         }
@@ -140,6 +159,7 @@ private:
         {
             std::atomic<std::uint32_t> refs;
             T* items;
+            std::size_t bytes; // as allocated
         };
         T* m_items; // == m_block->items, kept here so that reading an element is one load
         Block* m_block;
