@@ -8,10 +8,9 @@
 // copy can see.
 //
 // Chunks of kChunkBytes after a first one of 64 KiB at most (elements never straddle two);
-// element addresses are stable. Chunks
-// of 2 MiB and more are mapped on their own and asked for transparent huge pages: the call
-// table grows by every range, and first-touch faults on 4 KiB pages would cost more than
-// the rest of ingest. Not thread-safe as an object (one thread per copy), but copies may
+// element addresses are stable. Chunks of 2 MiB and more are mapped on their own and asked
+// for transparent huge pages: the call table grows by every range, and first-touch faults
+// on 4 KiB pages would cost more than the rest of ingest. Not thread-safe as an object (one thread per copy), but copies may
 // live on different threads: what they share is never written.
 
 #include <algorithm>
