@@ -1,5 +1,6 @@
 #include "nvtx_assembler.h"
 
+#include "../share_out.h"
 #include "../stats/saturating.h"
 
 #include <algorithm>
@@ -22,6 +23,9 @@ std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& 
     auto it = names.find(domain);
     return it == names.end() ? "domain " + std::to_string(domain) : it->second;
 }
+
+// Below this many calls a snapshot is laid out on the calling thread alone.
+constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
 
 } // namespace
 
@@ -388,7 +392,14 @@ template <typename EndOf> Column<uint32_t> NvtxAssembler::layoutOrder(const EndO
         const int64_t x = endOf(m_calls[a.call]), y = endOf(m_calls[b.call]);
         return x != y ? x > y : a.call < b.call;
     };
-    for (size_t row = 0; row + 1 < rowBegin.size(); ++row) {
+    // Rows sorted on both cores, the largest first so that the two finish together.
+    std::vector<uint32_t> rows(rowBegin.size() - 1);
+    std::iota(rows.begin(), rows.end(), 0u);
+    std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+        return rowBegin[a + 1] - rowBegin[a] > rowBegin[b + 1] - rowBegin[b];
+    });
+    auto sortRow = [&](size_t item, int) {
+        const uint32_t row = rows[item];
         const auto first = keys.begin() + int64_t(rowBegin[row]), last = keys.begin() + int64_t(rowBegin[row + 1]);
         if (!std::is_sorted(first, last, byStart))
             std::sort(first, last, byStart);
@@ -398,7 +409,12 @@ template <typename EndOf> Column<uint32_t> NvtxAssembler::layoutOrder(const EndO
                 std::sort(run, runEnd, tie);
             run = runEnd;
         }
-    }
+    };
+    if (n >= kParallelMinimumCalls) // a helper thread costs ~50 µs
+        shareOut(rows.size(), sortRow);
+    else
+        for (size_t item = 0; item < rows.size(); ++item)
+            sortRow(item, 0);
     Column<uint32_t> order(n);
     for (size_t k = 0; k < n; ++k)
         order[k] = keys[k].call;
@@ -521,36 +537,63 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     }
     if (m_sawAllocSpans)
         e.allocIterations.resize(n);
-    Column<int64_t> eventOf(m_calls.size(), -1);
-    for (size_t k = 0; k < n; ++k) {
-        const Call& call = m_calls[order[k]];
-        eventOf[order[k]] = int64_t(k);
-        e.start[k] = call.start;
-        e.end[k] = endOf(call);
-        e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
-        e.taskIds[k] = taskOfCall[order[k]];
-        c.nvtx.callDomains[k] = call.domain;
-        c.nvtx.callCategories[k] = call.category;
-        // Start/end ranges are not a thread's: nothing is attributed to them.
-        if (m_sawAllocations) {
-            const bool attributed = !call.async || call.allocSpan;
-            e.allocCounts[k] = attributed ? clampToInt64(call.allocations) : -1;
-            e.allocBytes[k] = attributed ? clampToInt64(call.allocatedBytes) : -1;
+    // Every call is laid out (order is a permutation), so eventOf needs no initial value.
+    // The columns are filled on both cores, in blocks of events: reading the calls in
+    // layout order is a cache miss per call, and two cores wait on twice as many at once.
+    Column<int64_t> eventOf(n);
+    struct BlockLists
+    {
+        std::vector<uint64_t> closedAtEnd;
+        std::vector<NvtxCrossThreadEnd> crossThreadEnds;
+        std::vector<uint64_t> rowStarts; // events whose region differs from the one before
+    };
+    constexpr size_t kBlock = kParallelMinimumCalls; // one block: the calling thread alone
+    std::vector<BlockLists> blocks((n + kBlock - 1) / kBlock);
+    shareOut(blocks.size(), [&](size_t block, int) {
+        BlockLists& lists = blocks[block];
+        const size_t first = block * kBlock, last = std::min(n, first + kBlock);
+        uint32_t previousRegion = first == 0 ? UINT32_MAX : m_calls[order[first - 1]].region;
+        for (size_t k = first; k < last; ++k) {
+            const Call& call = m_calls[order[k]];
+            eventOf[order[k]] = int64_t(k);
+            e.start[k] = call.start;
+            e.end[k] = endOf(call);
+            e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
+            e.taskIds[k] = taskOfCall[order[k]];
+            c.nvtx.callDomains[k] = call.domain;
+            c.nvtx.callCategories[k] = call.category;
+            // Start/end ranges are not a thread's: nothing is attributed to them.
+            if (m_sawAllocations) {
+                const bool attributed = !call.async || call.allocSpan;
+                e.allocCounts[k] = attributed ? clampToInt64(call.allocations) : -1;
+                e.allocBytes[k] = attributed ? clampToInt64(call.allocatedBytes) : -1;
+            }
+            if (m_sawAllocSpans)
+                e.allocIterations[k] = call.allocSpan ? clampToInt64(call.iterations) : -1;
+            if (call.open)
+                lists.closedAtEnd.push_back(k);
+            if (call.async && !call.open && call.endThread != call.thread)
+                lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
+            if (call.region != previousRegion)
+                lists.rowStarts.push_back(k);
+            previousRegion = call.region;
         }
-        if (m_sawAllocSpans)
-            e.allocIterations[k] = call.allocSpan ? clampToInt64(call.iterations) : -1;
-        if (call.open)
-            c.nvtx.closedAtEnd.push_back(k);
-        if (call.async && !call.open && call.endThread != call.thread)
-            c.nvtx.crossThreadEnds.push_back({k, int64_t(call.endThread)});
-        if (c.rows.empty() || c.rows.back().region != call.region) {
+    });
+    for (const BlockLists& lists : blocks) {
+        c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
+        c.nvtx.crossThreadEnds.insert(c.nvtx.crossThreadEnds.end(), lists.crossThreadEnds.begin(),
+                                      lists.crossThreadEnds.end());
+        for (const uint64_t k : lists.rowStarts) {
+            if (!c.rows.empty())
+                c.rows.back().count = k - c.rows.back().offset;
             RegionRow row;
-            row.region = call.region;
+            row.region = m_calls[order[k]].region;
             row.offset = k;
             c.rows.push_back(row);
         }
-        ++c.rows.back().count;
     }
+    if (!c.rows.empty())
+        c.rows.back().count = n - c.rows.back().offset;
     c.rowExclusive.assign(c.rows.size(), -1);
 
     for (const auto& mark : m_marks)

@@ -10,6 +10,8 @@
 #include <hdf5.h>
 #include <QTest>
 #include <cstring>
+#include <map>
+#include <set>
 
 using namespace spanscope::model;
 using namespace spanscope::model::live;
@@ -184,6 +186,71 @@ class TestNvtxAssembler : public QObject
     Q_OBJECT
 
 private slots:
+    // Big enough to be laid out on both cores (in blocks, rows sorted in parallel): every
+    // call exactly once, rows whole and sorted, the open ranges and the ends on another
+    // thread listed once each, counts per region as fed.
+    void aLargeCaptureIsLaidOutExactly()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        constexpr int kPerThread = 40000, kAsync = 500, kOpenAsync = 10;
+        std::map<std::string, uint64_t> fed;
+        for (uint32_t tid = 1; tid <= 3; ++tid) {
+            f.push(tid, 10 + tid, "outer"); // left open
+            ++fed["outer"];
+        }
+        uint64_t t = 100;
+        for (int i = 0; i < kPerThread; ++i) {
+            for (uint32_t tid = 1; tid <= 3; ++tid) {
+                const std::string name = "region " + std::to_string((i * 7 + int(tid)) % 9);
+                f.push(tid, t, name);
+                if (i % 10 == 0) { // a child starting with its parent: ordered by end
+                    f.push(tid, t, "child");
+                    f.pop(tid, t + 20);
+                    ++fed["child"];
+                }
+                f.pop(tid, t + 50 + uint64_t(i % 13));
+                ++fed[name];
+                t += 3;
+            }
+            t += 80;
+        }
+        for (int i = 0; i < kAsync; ++i) {
+            f.start(1, uint64_t(i + 1), t, "job");
+            if (i >= kOpenAsync)
+                f.end(2, uint64_t(i + 1), t + 1000);
+            ++fed["job"];
+            t += 10;
+        }
+        const auto c = a.snapshot();
+        const size_t n = c->events.start.size();
+        uint64_t total = 0;
+        for (const auto& [name, count] : fed)
+            total += count;
+        QCOMPARE(uint64_t(n), total);
+        QVERIFY(n > 100000);
+        uint64_t offset = 0;
+        std::set<std::string> seen;
+        for (const RegionRow& row : c->rows) {
+            QCOMPARE(row.offset, offset);
+            const std::string name = c->strings.text(c->regionNames[row.region]);
+            QVERIFY2(seen.insert(name).second, name.c_str()); // one row per region
+            QCOMPARE(row.count, fed[name]);
+            for (uint64_t k = row.offset + 1; k < row.offset + row.count; ++k) {
+                const auto& e = c->events;
+                QVERIFY(e.start[k - 1] < e.start[k] || (e.start[k - 1] == e.start[k] && e.end[k - 1] >= e.end[k]));
+            }
+            offset += row.count;
+        }
+        QCOMPARE(offset, uint64_t(n));
+        QCOMPARE(c->nvtx.closedAtEnd.size(), size_t(3 + kOpenAsync));
+        QCOMPARE(std::set<uint64_t>(c->nvtx.closedAtEnd.begin(), c->nvtx.closedAtEnd.end()).size(),
+                 size_t(3 + kOpenAsync));
+        QCOMPARE(c->nvtx.crossThreadEnds.size(), size_t(kAsync - kOpenAsync));
+        for (const auto& end : c->nvtx.crossThreadEnds)
+            QCOMPARE(c->events.end[end.event] - c->events.start[end.event], int64_t(1000));
+    }
+
     // AllocDelta goes to the innermost push range open on its thread (over every domain),
     // exclusive; none open: outside every range; start/end ranges get none (-1). Sums
     // saturate instead of wrapping on a hostile stream.
