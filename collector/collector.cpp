@@ -436,13 +436,12 @@ void Collector::drainQueues()
         const std::uint64_t dropped = b->dropped();
         queueDrops += dropped - b->senderSeenDropped;
         b->senderSeenDropped = dropped;
-        if (!retired)
-            b->provision();
         if (retired) {
             m_threads[i] = m_threads.back();
             m_threads.pop_back();
             delete b;
         } else {
+            b->provision();
             ++i;
         }
     }
