@@ -141,9 +141,9 @@ int runChild(const std::string& what, long pairs, long batch, long pauseUs)
         if (pauseUs > 0)
             std::this_thread::sleep_for(std::chrono::microseconds(pauseUs));
     }
-    if (std::getenv("SPANSCOPE_BENCH_BATCHES")) {
-        for (double b : batches) std::fprintf(stderr, "%.2f\n", b);
-    }
+    if (std::getenv("SPANSCOPE_BENCH_BATCHES"))
+        for (const double b : batches)
+            std::fprintf(stderr, "%.2f\n", b);
     std::sort(batches.begin(), batches.end());
     std::printf("result %.4f %.0f %.4f %.4f\n", ns / double(done), ns, batches.front(),
                 batches[batches.size() / 2]);
