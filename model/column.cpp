@@ -47,20 +47,38 @@ std::size_t mappedSize(std::size_t bytes)
 }
 } // namespace
 
-void* allocateColumn(std::size_t bytes)
+void* mapHugePages(std::size_t bytes)
 {
-    if (bytes < kMapThreshold) {
-        if (void* pointer = std::malloc(bytes ? bytes : 1))
-            return pointer;
+    // A huge page more than needed, then the unaligned head and the tail trimmed.
+    const std::size_t size = mappedSize(bytes), span = size + kHugePage;
+    void* mapped = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED)
         throw std::bad_alloc();
-    }
-    void* pointer = mmap(nullptr, mappedSize(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (pointer == MAP_FAILED)
-        throw std::bad_alloc();
+    char* begin = static_cast<char*>(mapped);
+    const std::size_t head = (kHugePage - reinterpret_cast<std::uintptr_t>(begin) % kHugePage) % kHugePage;
+    if (head)
+        munmap(begin, head);
+    if (span - head - size)
+        munmap(begin + head + size, span - head - size);
+    char* pointer = begin + head;
 #ifdef MADV_HUGEPAGE
-    madvise(pointer, mappedSize(bytes), MADV_HUGEPAGE); // a hint; failure is harmless
+    madvise(pointer, size, MADV_HUGEPAGE); // a hint; failure is harmless
 #endif
     return pointer;
+}
+
+void unmapHugePages(void* pointer, std::size_t bytes) noexcept
+{
+    munmap(pointer, mappedSize(bytes));
+}
+
+void* allocateColumn(std::size_t bytes)
+{
+    if (bytes >= kMapThreshold)
+        return mapHugePages(bytes);
+    if (void* pointer = std::malloc(bytes ? bytes : 1))
+        return pointer;
+    throw std::bad_alloc();
 }
 
 void releaseColumn(void* pointer, std::size_t bytes) noexcept
@@ -70,7 +88,7 @@ void releaseColumn(void* pointer, std::size_t bytes) noexcept
     if (bytes < kMapThreshold)
         std::free(pointer);
     else
-        munmap(pointer, mappedSize(bytes));
+        unmapHugePages(pointer, bytes);
 }
 
 } // namespace spanscope::model::detail

@@ -38,6 +38,12 @@ private:
 namespace detail {
 void* allocateColumn(std::size_t bytes);
 void releaseColumn(void* pointer, std::size_t bytes) noexcept;
+// A mapping of `bytes` rounded up to whole 2 MiB huge pages, starting on a huge-page
+// boundary and asked for transparent huge pages: a fault per 2 MiB instead of per 4 KiB.
+// (Linux aligns large anonymous mappings itself only from 6.7 on; Debian 12 has 6.1.)
+// Throws std::bad_alloc.
+void* mapHugePages(std::size_t bytes);
+void unmapHugePages(void* pointer, std::size_t bytes) noexcept;
 } // namespace detail
 
 template <typename T>

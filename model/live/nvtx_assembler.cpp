@@ -24,9 +24,6 @@ std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& 
     return it == names.end() ? "domain " + std::to_string(domain) : it->second;
 }
 
-// Below this many calls a snapshot is laid out on the calling thread alone.
-constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
-
 } // namespace
 
 NvtxAssembler::NvtxAssembler(NvtxAssemblerOptions options) : m_options(std::move(options)) {}
@@ -360,67 +357,6 @@ NvtxCounts NvtxAssembler::counts() const
     return counts;
 }
 
-template <typename EndOf> Column<uint32_t> NvtxAssembler::layoutOrder(const EndOf& endOf) const
-{
-    // Bucketed by row in one pass, then each row sorted on its own by compact keys: calls
-    // arrive in start order per thread, so a row is a few interleaved sorted runs, and
-    // sorting 16-byte keys in place beats comparing through the call table (10 M calls:
-    // seconds to a fraction of one).
-    const size_t n = m_calls.size();
-    const auto regions = uint32_t(m_regionNames.size());
-    auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
-    std::vector<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
-    for (size_t i = 0; i < n; ++i)
-        ++rowBegin[rowOf(m_calls[i]) + 1];
-    std::partial_sum(rowBegin.begin(), rowBegin.end(), rowBegin.begin());
-    struct Key
-    {
-        int64_t start;
-        uint32_t call;
-    };
-    Column<Key> keys(n); // columns: no zero-fill, huge pages (a page fault costs microseconds on a VM)
-    {
-        std::vector<uint64_t> next(rowBegin.begin(), rowBegin.end() - 1);
-        for (size_t i = 0; i < n; ++i) {
-            const Call& call = m_calls[i];
-            keys[next[rowOf(call)]++] = {call.start, uint32_t(i)};
-        }
-    }
-    auto byStart = [](const Key& a, const Key& b) { return a.start != b.start ? a.start < b.start : a.call < b.call; };
-    // Calls starting together: the longer first (it encloses the other), then arrival.
-    auto tie = [&](const Key& a, const Key& b) {
-        const int64_t x = endOf(m_calls[a.call]), y = endOf(m_calls[b.call]);
-        return x != y ? x > y : a.call < b.call;
-    };
-    // Rows sorted on both cores, the largest first so that the two finish together.
-    std::vector<uint32_t> rows(rowBegin.size() - 1);
-    std::iota(rows.begin(), rows.end(), 0u);
-    std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
-        return rowBegin[a + 1] - rowBegin[a] > rowBegin[b + 1] - rowBegin[b];
-    });
-    auto sortRow = [&](size_t item, int) {
-        const uint32_t row = rows[item];
-        const auto first = keys.begin() + int64_t(rowBegin[row]), last = keys.begin() + int64_t(rowBegin[row + 1]);
-        if (!std::is_sorted(first, last, byStart))
-            std::sort(first, last, byStart);
-        for (auto run = first; run != last;) {
-            auto runEnd = std::find_if(run + 1, last, [&](const Key& k) { return k.start != run->start; });
-            if (runEnd - run > 1)
-                std::sort(run, runEnd, tie);
-            run = runEnd;
-        }
-    };
-    if (n >= kParallelMinimumCalls) // a helper thread costs ~50 µs
-        shareOut(rows.size(), sortRow);
-    else
-        for (size_t item = 0; item < rows.size(); ++item)
-            sortRow(item, 0);
-    Column<uint32_t> order(n);
-    for (size_t k = 0; k < n; ++k)
-        order[k] = keys[k].call;
-    return order;
-}
-
 std::shared_ptr<Capture> NvtxAssembler::snapshot() const
 {
     auto capture = std::make_shared<Capture>();
@@ -442,9 +378,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         domains[call.domain] |= call.async;
     for (const auto& mark : m_marks)
         domains.try_emplace(mark.domain, false);
-    auto endOf = [&](const Call& call) {
-        return call.open ? std::max(last, call.start) : call.end;
-    };
+    auto endOf = [&](const Call& call) { return shownEnd(call, last); };
     // Async (start/end) ranges of a domain overlap freely and do not nest (NVTX gives them
     // no parent): pack them into as few lanes as possible, a range joining the first lane
     // whose ranges have all ended, so no lane holds an overlap and none looks nested. One
@@ -522,7 +456,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
-    const Column<uint32_t> order = layoutOrder(endOf);
+    const Column<uint32_t> order = layoutOrder(last);
     const size_t n = order.size();
     auto& e = c.events;
     e.start.resize(n);

@@ -20,6 +20,7 @@
 #include "protocol/spanscope_decoder.h"
 #include "shared_chunks.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -139,6 +140,11 @@ private:
         uint32_t gpu = kNotCuda; // CUDA API call or GPU work: its row in m_gpuWork
     };
     static constexpr uint32_t kNotCuda = UINT32_MAX;
+    // The end a snapshot shows: a range still open ends at the last timestamp seen (ns).
+    static int64_t shownEnd(const Call& call, int64_t lastNs)
+    {
+        return call.open ? std::max(lastNs, call.start) : call.end;
+    }
     // Calls of GPU work have no CPU thread.
     static constexpr uint32_t kNoThread = UINT32_MAX;
     struct PendingEnd
@@ -169,8 +175,12 @@ private:
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
     uint32_t regionOfKind(const std::string& name, RegionKind kind);
     // The calls in layout order (event k is call order[k]): rows by region, CPU calls first;
-    // within a row by start, then end (`endOf`, ns) descending, then arrival.
-    template <typename EndOf> Column<uint32_t> layoutOrder(const EndOf& endOf) const;
+    // within a row by start, then shown end descending, then arrival
+    // (nvtx_assembler_layout.cpp).
+    Column<uint32_t> layoutOrder(int64_t lastNs) const;
+    // Below this many calls a snapshot is laid out on the calling thread alone (a helper
+    // thread costs ~50 µs).
+    static constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,

@@ -52,7 +52,6 @@ public:
         const auto [chunk, slot] = locate(i);
         return m_chunks[chunk].items()[slot];
     }
-    const T& back() const { return (*this)[m_size - 1]; }
 
     // Element i, writable: its chunk is copied first if another copy shares it.
     T& edit(std::size_t i)
@@ -93,7 +92,6 @@ public:
         using reference = const T&;
         const_iterator(const SharedChunks* owner, std::size_t i) : m_owner(owner), m_i(i) {}
         const T& operator*() const { return (*m_owner)[m_i]; }
-        const T* operator->() const { return &(*m_owner)[m_i]; }
         const_iterator& operator++()
         {
             ++m_i;

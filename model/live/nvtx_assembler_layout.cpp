@@ -1,0 +1,72 @@
+// NvtxAssembler::layoutOrder: the order in which a snapshot lays the calls out.
+#include "nvtx_assembler.h"
+
+#include "../share_out.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace spanscope::model::live {
+
+Column<uint32_t> NvtxAssembler::layoutOrder(int64_t lastNs) const
+{
+    // Bucketed by row in one pass, then each row sorted on its own by compact keys: calls
+    // arrive in start order per thread, so a row is a few interleaved sorted runs, and
+    // sorting 16-byte keys in place beats comparing through the call table (10 M calls:
+    // seconds to a fraction of one).
+    const size_t n = m_calls.size();
+    const auto regions = uint32_t(m_regionNames.size());
+    auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
+    std::vector<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
+    for (size_t i = 0; i < n; ++i)
+        ++rowBegin[rowOf(m_calls[i]) + 1];
+    std::partial_sum(rowBegin.begin(), rowBegin.end(), rowBegin.begin());
+    struct Key
+    {
+        int64_t start;
+        uint32_t call;
+    };
+    Column<Key> keys(n); // columns: no zero-fill, huge pages (a page fault costs microseconds on a VM)
+    {
+        std::vector<uint64_t> next(rowBegin.begin(), rowBegin.end() - 1);
+        for (size_t i = 0; i < n; ++i) {
+            const Call& call = m_calls[i];
+            keys[next[rowOf(call)]++] = {call.start, uint32_t(i)};
+        }
+    }
+    auto byStart = [](const Key& a, const Key& b) { return a.start != b.start ? a.start < b.start : a.call < b.call; };
+    // Calls starting together: the longer first (it encloses the other), then arrival.
+    auto tie = [&](const Key& a, const Key& b) {
+        const int64_t x = shownEnd(m_calls[a.call], lastNs), y = shownEnd(m_calls[b.call], lastNs);
+        return x != y ? x > y : a.call < b.call;
+    };
+    // Rows sorted on both cores, the largest first so that the two finish together.
+    std::vector<uint32_t> rows(rowBegin.size() - 1);
+    std::iota(rows.begin(), rows.end(), 0u);
+    std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+        return rowBegin[a + 1] - rowBegin[a] > rowBegin[b + 1] - rowBegin[b];
+    });
+    auto sortRow = [&](size_t item, int) {
+        const uint32_t row = rows[item];
+        const auto first = keys.begin() + int64_t(rowBegin[row]), last = keys.begin() + int64_t(rowBegin[row + 1]);
+        if (!std::is_sorted(first, last, byStart))
+            std::sort(first, last, byStart);
+        for (auto run = first; run != last;) {
+            auto runEnd = std::find_if(run + 1, last, [&](const Key& k) { return k.start != run->start; });
+            if (runEnd - run > 1)
+                std::sort(run, runEnd, tie);
+            run = runEnd;
+        }
+    };
+    if (n >= kParallelMinimumCalls)
+        shareOut(rows.size(), sortRow);
+    else
+        for (size_t item = 0; item < rows.size(); ++item)
+            sortRow(item, 0);
+    Column<uint32_t> order(n);
+    for (size_t k = 0; k < n; ++k)
+        order[k] = keys[k].call;
+    return order;
+}
+
+} // namespace spanscope::model::live
