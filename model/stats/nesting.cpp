@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -66,6 +68,8 @@ public:
     // `open`: the calls already open when the first call of `runs` starts, outermost
     // first (a slice that begins inside them).
     void walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open = {});
+    // The visitor of the next walks (a piece of a shared-out walk); may be null.
+    void useVisitor(NestingVisitor* visitor) { m_visitor = visitor; }
 
     WalkTotals totals;
 
@@ -239,6 +243,7 @@ struct WalkUnit
     std::vector<Run> runs;
     std::vector<Open> open; // see TrackWalker::walk
     uint64_t calls = 0;
+    std::unique_ptr<NestingVisitor> visitor; // the piece of the caller's visitor, if any
 };
 
 class Nester
@@ -397,10 +402,11 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     for (const auto& runs : runsOfTrack)
         for (const Run& run : runs)
             total += run.end - run.position;
-    std::vector<WalkUnit> units;
-    for (uint32_t t = 0; t < runsOfTrack.size(); ++t) {
+    std::vector<WalkUnit> units; // in walk order: display order, a cut track's early part first
+    for (const TrackId track : tracksInDisplayOrder(m_capture)) {
+        const uint32_t t = track.value;
         auto& runs = runsOfTrack[t];
-        WalkUnit whole{TrackId{t}, runs, {}, 0};
+        WalkUnit whole{TrackId{t}, runs, {}, 0, nullptr};
         for (const Run& run : runs)
             whole.calls += run.end - run.position;
         if (whole.calls == 0)
@@ -412,7 +418,7 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
             });
             const int64_t at =
                 m_events.start[callAt(largest, largest.position + (largest.end - largest.position) / 2)];
-            WalkUnit early{TrackId{t}, {}, {}, 0}, late{TrackId{t}, {}, {}, 0};
+            WalkUnit early{TrackId{t}, {}, {}, 0, nullptr}, late{TrackId{t}, {}, {}, 0, nullptr};
             if (splitAt(runs, at, early, late) && early.calls > 0 && late.calls > 0) {
                 units.push_back(std::move(early));
                 units.push_back(std::move(late));
@@ -421,22 +427,33 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
         }
         units.push_back(std::move(whole));
     }
+    if (m_visitor)
+        for (WalkUnit& unit : units)
+            if (!(unit.visitor = m_visitor->piece()))
+                return false; // the visitor needs the serial walk
     // Largest first, taken in turn by whichever worker is free: balanced within the
     // smallest unit.
-    std::stable_sort(units.begin(), units.end(),
-                     [](const WalkUnit& a, const WalkUnit& b) { return a.calls > b.calls; });
+    std::vector<uint32_t> schedule(units.size());
+    std::iota(schedule.begin(), schedule.end(), 0u);
+    std::stable_sort(schedule.begin(), schedule.end(),
+                     [&](uint32_t a, uint32_t b) { return units[a].calls > units[b].calls; });
     TrackWalker walkers[2] = {{m_capture, m_depth, nullptr}, {m_capture, m_depth, nullptr}};
-    shareOut(units.size(), [&](size_t u, int worker) {
+    shareOut(units.size(), [&](size_t item, int worker) {
         TrackWalker& walker = walkers[worker];
         if (progress.cancelled() || walker.totals.overlaps > 0)
             return; // an overlap: the serial walk redoes everything
-        walker.walk(units[u].runs, units[u].track, units[u].open);
+        WalkUnit& unit = units[schedule[item]];
+        walker.useVisitor(unit.visitor.get());
+        walker.walk(unit.runs, unit.track, unit.open);
     });
     if (progress.cancelled())
         return false;
     const WalkTotals& other = walkers[1].totals;
     if (walkers[0].totals.overlaps > 0 || other.overlaps > 0)
         return false;
+    if (m_visitor)
+        for (WalkUnit& unit : units)
+            m_visitor->join(*unit.visitor);
     totals = std::move(walkers[0].totals);
     for (size_t r = 0; r < totals.rowExclusive.size(); ++r)
         totals.rowExclusive[r] = addSaturating(totals.rowExclusive[r], other.rowExclusive[r]);
@@ -472,8 +489,9 @@ bool Nester::run(const ProgressRange& progress)
         addRuns(r, runsOfTrack);
     }
     runsOfTrack.resize(m_capture.tracks.size());
-    // A visitor must see the calls in order: it gets the serial walk.
-    if (!m_visitor && n >= m_options.parallelMinimumCalls && std::thread::hardware_concurrency() >= 2) {
+    // A visitor that needs every call in order on one thread gets the serial walk (see
+    // walkInParallel).
+    if (n >= m_options.parallelMinimumCalls && std::thread::hardware_concurrency() >= 2) {
         if (walkInParallel(runsOfTrack, progress)) {
             m_gathered.clear();
             return true;

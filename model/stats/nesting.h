@@ -5,6 +5,8 @@
 #include "../capture.h"
 #include "../load_control.h"
 
+#include <memory>
+
 namespace spanscope::model {
 
 // Gives the capture its tracks when it has none (assignTracks), then fills
@@ -25,8 +27,8 @@ namespace spanscope::model {
 //
 // `visitor`, when given, sees every call of every lane in nesting order (see below).
 //
-// Without a visitor, captures of at least `parallelMinimumCalls` calls are walked on two
-// threads: tracks are shared out, and a track holding a quarter of the calls or more is
+// Captures of at least `parallelMinimumCalls` calls are walked on two threads (with a
+// visitor only if it takes the walk in pieces, see NestingVisitor::piece): tracks are shared out, and a track holding a quarter of the calls or more is
 // cut in two at a time inside it, the later half starting from the calls open at the cut
 // (exact when the rows on that track hold disjoint calls; otherwise the track is walked
 // whole). The results are those of the serial walk; a capture with partial overlaps is
@@ -55,6 +57,15 @@ public:
     // (overlap_lanes.h); walkNesting() never does. Visitors passed to computeNesting()
     // that keep what they saw must override it.
     virtual void restart() {}
+
+    // For a walk shared out over two cores: a new, empty visitor of the same kind for one
+    // piece of the walk (a track, or the calls of one track that start in one part of its
+    // time), which sees that piece's track() and call()s on a worker thread. Null (the
+    // default): this visitor needs the whole walk, in order, on one thread.
+    virtual std::unique_ptr<NestingVisitor> piece() { return nullptr; }
+    // Takes in what a piece saw; called on the walk's own thread once the pieces are done,
+    // in walk order (of a track cut in two, the earlier part first).
+    virtual void join(NestingVisitor& /*piece*/) {}
 };
 
 // The same walk over a published capture (tracks assigned), storing nothing; for building

@@ -1,6 +1,7 @@
 // Nesting from containment and exclusive time, checked as golden text.
 
 #include "model/stats/nesting.h"
+#include "model/timeline/timeline_index.h"
 #include "support/capture_builder.h"
 
 #include <QtTest>
@@ -25,6 +26,59 @@ std::string describe(const model::Capture& capture)
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
             out += (i > row.offset ? "," : "") + std::to_string(capture.events.depth[i]);
         out += " excl=" + std::to_string(capture.rowExclusive[r]) + "\n";
+    }
+    return out;
+}
+
+// Random call trees in capture_builder text, by `round % 4`: rows of disjoint calls (a
+// region per depth), recursion (three regions at any depth), two threads per rank as
+// lanes, and one call that ends after its parent (a partial overlap).
+std::string randomTrees(std::mt19937& random, int round)
+{
+    const int shape = round % 4;
+    std::string text;
+    std::function<void(int, int64_t, int64_t, int)> grow = [&](int rank, int64_t begin, int64_t end, int depth) {
+        const std::string region = shape == 1 ? "r" + std::to_string(random() % 3) : "d" + std::to_string(depth);
+        text += region + " " + std::to_string(rank) + " " + std::to_string(begin) + " " + std::to_string(end);
+        if (shape == 2)
+            text += " thread=" + std::to_string(rank * 10 + int(random() % 2));
+        text += "\n";
+        if (depth > 5 || end - begin < 6)
+            return;
+        int64_t cursor = begin + int64_t(random() % 2); // children may start with the parent
+        while (cursor + 2 < end && random() % 4) {
+            const int64_t length = int64_t(random() % uint64_t(std::max<int64_t>(1, (end - cursor) / 2)));
+            grow(rank, cursor, std::min(end, cursor + length), depth + 1); // zero-length allowed
+            cursor += length + int64_t(random() % 2); // touching or apart
+        }
+    };
+    for (int rank = 0; rank < 1 + round % 3; ++rank)
+        for (int64_t top = 0; top < 5000; top += 1000)
+            grow(rank, top, top + 900 + int64_t(random() % 100), 0);
+    if (shape == 3)
+        text += "d9 0 1950 2980\n";
+    return text;
+}
+
+// Every lane of a timeline index: its track, calls, and per depth the events with their
+// busy-time prefix sums and running maximum ends, then the calls that never closed.
+std::string describe(const model::TimelineIndex& index)
+{
+    std::string out;
+    for (const auto& lane : index.lanes()) {
+        out += "lane " + std::to_string(lane.track.value) + " calls=" + std::to_string(lane.calls) + "\n";
+        for (size_t d = 0; d < lane.depths.size(); ++d) {
+            const auto& row = lane.depths[d];
+            out += " depth " + std::to_string(d) + ":";
+            for (size_t i = 0; i < row.size(); ++i)
+                out += " " + std::to_string(row.events[i]) + "/" + std::to_string(row.busyPrefix[i + 1])
+                       + (row.maxEnd.empty() ? "" : "/" + std::to_string(row.maxEnd[i]));
+            out += "\n";
+        }
+        out += " unclosed:";
+        for (const uint32_t e : lane.unclosed)
+            out += " " + std::to_string(e);
+        out += "\n";
     }
     return out;
 }
@@ -251,28 +305,7 @@ inner 0 30 40 thread=1 task=5
     {
         std::mt19937 random(11);
         for (int round = 0; round < 60; ++round) {
-            const int shape = round % 4;
-            std::string text;
-            std::function<void(int, int64_t, int64_t, int)> grow = [&](int rank, int64_t begin, int64_t end, int depth) {
-                const std::string region = shape == 1 ? "r" + std::to_string(random() % 3) : "d" + std::to_string(depth);
-                text += region + " " + std::to_string(rank) + " " + std::to_string(begin) + " " + std::to_string(end);
-                if (shape == 2)
-                    text += " thread=" + std::to_string(rank * 10 + int(random() % 2));
-                text += "\n";
-                if (depth > 5 || end - begin < 6)
-                    return;
-                int64_t cursor = begin + int64_t(random() % 2); // children may start with the parent
-                while (cursor + 2 < end && random() % 4) {
-                    const int64_t length = int64_t(random() % uint64_t(std::max<int64_t>(1, (end - cursor) / 2)));
-                    grow(rank, cursor, std::min(end, cursor + length), depth + 1); // zero-length allowed
-                    cursor += length + int64_t(random() % 2); // touching or apart
-                }
-            };
-            for (int rank = 0; rank < 1 + round % 3; ++rank)
-                for (int64_t top = 0; top < 5000; top += 1000)
-                    grow(rank, top, top + 900 + int64_t(random() % 100), 0);
-            if (shape == 3) // a call ending after its parent
-                text += "d9 0 1950 2980\n";
+            const std::string text = randomTrees(random, round);
             auto serial = buildCapture(text);
             auto parallel = buildCapture(text);
             model::NestingOptions never, always;
@@ -291,6 +324,50 @@ inner 0 30 40 thread=1 task=5
             QCOMPARE(parallel->warnings.size(), serial->warnings.size());
             for (size_t w = 0; w < serial->warnings.size(); ++w)
                 QCOMPARE(parallel->warnings[w].message, serial->warnings[w].message);
+        }
+    }
+
+    // The timeline index collected by the walk on two threads (the builder taking its
+    // pieces, a cut track's parts joined in order) is the one the serial walk collects; a
+    // visitor that takes no pieces still sees every call in order on one thread.
+    void parallelWalkCollectsTheSerialTimelineIndex()
+    {
+        class Recorder : public model::NestingVisitor
+        {
+        public:
+            void track(model::TrackId track) override { seen += "t" + std::to_string(track.value) + " "; }
+            void call(uint32_t event, uint16_t depth) override
+            {
+                seen += std::to_string(event) + ":" + std::to_string(depth) + " ";
+            }
+            void unclosed(uint32_t event, model::TrackId) override { seen += "u" + std::to_string(event) + " "; }
+            void restart() override { seen.clear(); }
+            std::string seen;
+        };
+        std::mt19937 random(5);
+        model::NestingOptions never, always;
+        never.parallelMinimumCalls = UINT64_MAX;
+        always.parallelMinimumCalls = 0;
+        for (int round = 0; round < 60; ++round) {
+            std::string text = randomTrees(random, round);
+            if (round % 5 == 0) // calls that never closed (end before start)
+                text += "d0 0 4500 4400\nd1 0 10 5\n";
+            auto serial = buildCapture(text);
+            auto parallel = buildCapture(text);
+            model::TimelineIndexBuilder serialBuilder, parallelBuilder;
+            QVERIFY(model::computeNesting(*serial, {nullptr, 0, 1}, &serialBuilder, never));
+            QVERIFY(model::computeNesting(*parallel, {nullptr, 0, 1}, &parallelBuilder, always));
+            QCOMPARE(describe(*parallel), describe(*serial));
+            const std::string expected = describe(*serialBuilder.finish(*serial));
+            QVERIFY(expected.find("depth 1:") != std::string::npos);
+            QCOMPARE(describe(*parallelBuilder.finish(*parallel)), expected);
+
+            auto inOrder = buildCapture(text);
+            auto shared = buildCapture(text);
+            Recorder serialRecorder, sharedRecorder;
+            QVERIFY(model::computeNesting(*inOrder, {nullptr, 0, 1}, &serialRecorder, never));
+            QVERIFY(model::computeNesting(*shared, {nullptr, 0, 1}, &sharedRecorder, always));
+            QCOMPARE(sharedRecorder.seen, serialRecorder.seen);
         }
     }
 };
