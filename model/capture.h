@@ -186,7 +186,7 @@ struct NvtxTables
     std::vector<NvtxCategory> categories;
     std::vector<NvtxMark> marks;
     // Per call (same length as the event columns) or empty.
-    std::vector<uint32_t> callDomains, callCategories;
+    Column<uint32_t> callDomains, callCategories;
     // Calls still open when the stream ended (or at the snapshot), closed at the last
     // timestamp by the assembler; ascending event indices.
     std::vector<uint64_t> closedAtEnd;

@@ -174,10 +174,16 @@ private:
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
     uint32_t regionOfKind(const std::string& name, RegionKind kind);
-    // The calls in layout order (event k is call order[k]): rows by region, CPU calls first;
-    // within a row by start, then shown end descending, then arrival
-    // (nvtx_assembler_layout.cpp).
-    Column<uint32_t> layoutOrder(int64_t lastNs) const;
+    // Where a snapshot puts each call: rows by region, CPU calls first; within a row by
+    // start, then shown end descending, then arrival (nvtx_assembler_layout.cpp).
+    struct Layout
+    {
+        Column<uint32_t> order; // event -> call: event k is call order[k]
+        // The events of bucket b are [rowBegin[b], rowBegin[b + 1]): bucket r < R holds
+        // the CPU calls of region r, bucket R + r its GPU work (R regions).
+        std::vector<uint64_t> rowBegin;
+    };
+    Layout layout(int64_t lastNs) const;
     // Below this many calls a snapshot is laid out on the calling thread alone (a helper
     // thread costs ~50 µs).
     static constexpr size_t kParallelMinimumCalls = size_t(1) << 16;

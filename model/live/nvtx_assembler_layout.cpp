@@ -1,4 +1,4 @@
-// NvtxAssembler::layoutOrder: the order in which a snapshot lays the calls out.
+// NvtxAssembler::layout: the order in which a snapshot lays the calls out.
 #include "nvtx_assembler.h"
 
 #include "../share_out.h"
@@ -8,7 +8,7 @@
 
 namespace spanscope::model::live {
 
-Column<uint32_t> NvtxAssembler::layoutOrder(int64_t lastNs) const
+NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
 {
     // Bucketed by row in one pass, then each row sorted on its own by compact keys: calls
     // arrive in start order per thread, so a row is a few interleaved sorted runs, and
@@ -63,10 +63,10 @@ Column<uint32_t> NvtxAssembler::layoutOrder(int64_t lastNs) const
     else
         for (size_t item = 0; item < rows.size(); ++item)
             sortRow(item, 0);
-    Column<uint32_t> order(n);
+    Layout layout{Column<uint32_t>(n), std::move(rowBegin)};
     for (size_t k = 0; k < n; ++k)
-        order[k] = keys[k].call;
-    return order;
+        layout.order[k] = keys[k].call;
+    return layout;
 }
 
 } // namespace spanscope::model::live
