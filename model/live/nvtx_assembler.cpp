@@ -195,7 +195,7 @@ void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
     call.allocatedBytes = r.bytes;
     call.iterations = r.iterations;
     m_sawAllocSpans = true;
-    m_calls.push_back(call);
+    appendCall(call);
 }
 
 void NvtxAssembler::onPush(const PushRecord& r)
@@ -229,9 +229,22 @@ inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t
     call.domain = domain;
     call.category = category;
     call.async = async;
+    const uint32_t index = appendCall(call);
+    ++m_windowSpans; // counted against the span budget's current window
+    return index;
+}
+
+uint32_t NvtxAssembler::appendCall(const Call& call)
+{
     const auto index = uint32_t(m_calls.size());
     m_calls.push_back(call);
-    ++m_windowSpans; // counted against the span budget's current window
+    if (call.async)
+        m_asyncCalls.push_back(index);
+    m_callDomains[call.domain] |= call.async;
+    auto& perRegion = call.thread == kNoThread ? m_gpuCallsOfRegion : m_cpuCallsOfRegion;
+    if (perRegion.size() <= call.region)
+        perRegion.resize(size_t(call.region) + 1, 0);
+    ++perRegion[call.region];
     return index;
 }
 
@@ -374,8 +387,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     std::map<uint32_t, bool> domains;
     for (const auto& [id, name] : m_domainNames)
         domains[id] = false;
-    for (const auto& call : m_calls)
-        domains[call.domain] |= call.async;
+    for (const auto& [id, async] : m_callDomains)
+        domains[id] |= async;
     for (const auto& mark : m_marks)
         domains.try_emplace(mark.domain, false);
     auto endOf = [&](const Call& call) { return shownEnd(call, last); };
@@ -383,12 +396,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     // no parent): pack them into as few lanes as possible, a range joining the first lane
     // whose ranges have all ended, so no lane holds an overlap and none looks nested. One
     // task row per (domain, lane).
-    Column<int64_t> taskOfCall(m_calls.size(), -1);
+    Column<int64_t> taskOfCall; // per call, when any call is async: its task row, or -1
     {
-        std::vector<uint32_t> async;
-        for (uint32_t i = 0; i < m_calls.size(); ++i)
-            if (m_calls[i].async)
-                async.push_back(i);
+        std::vector<uint32_t> async(m_asyncCalls.begin(), m_asyncCalls.end());
+        if (!async.empty())
+            taskOfCall.assign(m_calls.size(), -1);
         std::stable_sort(async.begin(), async.end(), [&](uint32_t a, uint32_t b) {
             const Call& x = m_calls[a];
             const Call& y = m_calls[b];
@@ -476,10 +488,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     // permutation), so eventOf needs no initial value.
     constexpr size_t kBlock = kParallelMinimumCalls; // one block: the calling thread alone
     const size_t blockCount = (n + kBlock - 1) / kBlock;
-    Column<int64_t> eventOf(n);
+    Column<uint32_t> eventOf(n); // fewer fresh pages than 8 bytes; calls are counted in uint32_t
     shareOut(blockCount, [&](size_t block, int) {
         for (size_t k = block * kBlock, end = std::min(n, k + kBlock); k < end; ++k)
-            eventOf[order[k]] = int64_t(k);
+            eventOf[order[k]] = uint32_t(k);
     });
     // The calls are read in arrival order and their values scattered to their events: the
     // call table streams through once, and the writes go to a few places per row at a time
@@ -496,11 +508,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         const size_t first = block * kBlock, end = std::min(n, first + kBlock);
         for (size_t i = first; i < end; ++i) {
             const Call& call = m_calls[i];
-            const auto k = uint64_t(eventOf[i]);
+            const uint64_t k = eventOf[i];
             e.start[k] = call.start;
             e.end[k] = endOf(call);
             e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
-            e.taskIds[k] = taskOfCall[i];
+            e.taskIds[k] = taskOfCall.empty() ? -1 : taskOfCall[i];
             c.nvtx.callDomains[k] = call.domain;
             c.nvtx.callCategories[k] = call.category;
             // Start/end ranges are not a thread's: nothing is attributed to them.
@@ -540,7 +552,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
                                 c.strings.intern(text(mark.message)),
-                                mark.call >= 0 ? eventOf[size_t(mark.call)] : -1});
+                                mark.call >= 0 ? int64_t(eventOf[size_t(mark.call)]) : -1});
     // Tracks now rather than at load: allocations and the heap counter go on them, and
     // merging processes keeps each process's. GPU work has tracks of its own.
     if (!m_regionKinds.empty()) {

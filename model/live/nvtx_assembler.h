@@ -188,6 +188,8 @@ private:
     // thread costs ~50 µs).
     static constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
+    // Every call enters m_calls here; returns its index.
+    uint32_t appendCall(const Call& call);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
                      uint32_t category, bool async);
@@ -222,6 +224,12 @@ private:
 
     // 2 MiB chunks, one huge page each: every range adds a call.
     SharedChunks<Call, std::size_t(2) << 20> m_calls;
+    // Kept as calls are appended (appendCall), so that a snapshot need not read the whole
+    // call table for them: the async calls in arrival order, every domain a call used
+    // (true when one of its calls is async), and per region its CPU calls and GPU work.
+    SharedChunks<uint32_t> m_asyncCalls;
+    std::map<uint32_t, bool> m_callDomains;
+    std::vector<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
     struct Mark
     {
         int64_t time = 0;

@@ -117,7 +117,7 @@ void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uin
     call.open = false;
     call.gpu = uint32_t(m_gpuWork.size());
     m_gpuWork.push_back(work);
-    m_calls.push_back(call);
+    appendCall(call);
     m_domainNames.try_emplace(kCudaDomain, "CUDA");
     seen(end);
 }

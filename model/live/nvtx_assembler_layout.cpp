@@ -18,8 +18,10 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
     const auto regions = uint32_t(m_regionNames.size());
     auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
     std::vector<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
-    for (size_t i = 0; i < n; ++i)
-        ++rowBegin[rowOf(m_calls[i]) + 1];
+    for (size_t r = 0; r < m_cpuCallsOfRegion.size(); ++r) // counted as calls arrived
+        rowBegin[r + 1] = m_cpuCallsOfRegion[r];
+    for (size_t r = 0; r < m_gpuCallsOfRegion.size(); ++r)
+        rowBegin[regions + r + 1] = m_gpuCallsOfRegion[r];
     std::partial_sum(rowBegin.begin(), rowBegin.end(), rowBegin.begin());
     struct Key
     {
