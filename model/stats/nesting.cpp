@@ -30,7 +30,8 @@ struct Run
     uint64_t position = 0, end = 0;
     bool disjoint = false;               // each call ends before the next one starts
 
-    EventIndex head() const { return indices ? indices[position] : EventIndex(position); }
+    EventIndex at(uint64_t p) const { return indices ? indices[p] : EventIndex(p); }
+    EventIndex head() const { return at(position); }
 };
 
 // A call still open on the walk's stack.
@@ -96,8 +97,11 @@ private:
         key.tie = run.order;
         // Many runs advance side by side, more streams than the hardware prefetcher
         // follows: without this, nearly every new cache line of a run is a miss to memory.
-        if (!run.indices && (run.position & 7) == 0) {
-            const uint64_t ahead = std::min<uint64_t>(run.position + kPrefetchCalls, run.end - 1);
+        // A gathered run (a row shared by several tracks: a live capture's rows hold every
+        // thread's calls of a region) skips through the columns, so it fetches every call's
+        // lines ahead; a contiguous one, a line per 8 calls.
+        if (run.indices || (run.position & 7) == 0) {
+            const uint64_t ahead = run.at(std::min<uint64_t>(run.position + kPrefetchCalls, run.end - 1));
             __builtin_prefetch(&m_events.start[ahead]);
             __builtin_prefetch(&m_events.end[ahead]);
             if (m_depth)
@@ -262,10 +266,6 @@ public:
 
 private:
     void addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack);
-    EventIndex callAt(const Run& run, uint64_t position) const
-    {
-        return run.indices ? run.indices[position] : EventIndex(position);
-    }
     bool walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
     bool splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, WalkUnit& late) const;
 
@@ -322,11 +322,14 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
             m_visitor->unclosed(EventIndex(i), TrackId{trackOf(i)});
     }
     for (auto& [track, indices] : perTrack) {
-        std::stable_sort(indices.begin(), indices.end(), [this](EventIndex a, EventIndex b) {
+        auto before = [this](EventIndex a, EventIndex b) {
             if (m_events.start[a] != m_events.start[b])
                 return m_events.start[a] < m_events.start[b];
             return m_events.end[a] > m_events.end[b];
-        });
+        };
+        // A row recorded in nesting order (every live capture's) is sorted already.
+        if (!std::is_sorted(indices.begin(), indices.end(), before))
+            std::stable_sort(indices.begin(), indices.end(), before);
         m_gathered.push_back(std::move(indices));
         Run run;
         run.row = row;
@@ -334,7 +337,11 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
         run.indices = m_gathered.back().data();
         run.position = 0;
         run.end = m_gathered.back().size();
-        run.disjoint = false; // not needed: gathered rows are rare and not split
+        // Disjoint lets the parallel walk cut the track (a live capture's main thread).
+        const auto& list = m_gathered.back();
+        run.disjoint = true;
+        for (size_t i = 1; i < list.size() && run.disjoint; ++i)
+            run.disjoint = m_events.end[list[i - 1]] <= m_events.start[list[i]];
         runsFor(track).push_back(run);
     }
 }
@@ -358,7 +365,7 @@ bool Nester::splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, 
         uint64_t low = run.position, high = run.end; // first call starting at or after `at`
         while (low < high) {
             const uint64_t middle = low + (high - low) / 2;
-            if (m_events.start[callAt(run, middle)] < at)
+            if (m_events.start[run.at(middle)] < at)
                 low = middle + 1;
             else
                 high = middle;
@@ -369,7 +376,7 @@ bool Nester::splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, 
             early.runs.push_back(first);
             early.calls += first.end - first.position;
             // The row's calls are disjoint: only its last early call can still be open.
-            const EventIndex last = callAt(run, low - 1);
+            const EventIndex last = run.at(low - 1);
             if (m_events.end[last] > at)
                 candidates.push_back({{m_events.start[last], m_events.end[last], run.row}, run.order});
         }
@@ -417,7 +424,7 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
                 return a.end - a.position < b.end - b.position;
             });
             const int64_t at =
-                m_events.start[callAt(largest, largest.position + (largest.end - largest.position) / 2)];
+                m_events.start[largest.at(largest.position + (largest.end - largest.position) / 2)];
             WalkUnit early{TrackId{t}, {}, {}, 0, nullptr}, late{TrackId{t}, {}, {}, 0, nullptr};
             if (splitAt(runs, at, early, late) && early.calls > 0 && late.calls > 0) {
                 units.push_back(std::move(early));
