@@ -191,11 +191,8 @@ void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
     call.domain = kAllocSpanDomain;
     call.async = true;
     call.allocSpan = true;
-    call.allocations = r.allocations;
-    call.allocatedBytes = r.bytes;
-    call.iterations = r.iterations;
     m_sawAllocSpans = true;
-    appendCall(call);
+    allocationsOf(appendCall(call)) = {r.allocations, r.bytes, r.iterations};
 }
 
 void NvtxAssembler::onPush(const PushRecord& r)
@@ -240,6 +237,8 @@ uint32_t NvtxAssembler::appendCall(const Call& call)
     m_calls.push_back(call);
     if (call.async)
         m_asyncCalls.push_back(index);
+    if (!m_callAllocations.empty())
+        m_callAllocations.push_back({});
     m_callDomains[call.domain] |= call.async;
     auto& perRegion = call.thread == kNoThread ? m_gpuCallsOfRegion : m_cpuCallsOfRegion;
     if (perRegion.size() <= call.region)
@@ -516,13 +515,16 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
             c.nvtx.callDomains[k] = call.domain;
             c.nvtx.callCategories[k] = call.category;
             // Start/end ranges are not a thread's: nothing is attributed to them.
-            if (m_sawAllocations) {
-                const bool attributed = !call.async || call.allocSpan;
-                e.allocCounts[k] = attributed ? clampToInt64(call.allocations) : -1;
-                e.allocBytes[k] = attributed ? clampToInt64(call.allocatedBytes) : -1;
+            if (m_sawAllocations || m_sawAllocSpans) {
+                const CallAllocations counted = allocationsOf(i);
+                if (m_sawAllocations) {
+                    const bool attributed = !call.async || call.allocSpan;
+                    e.allocCounts[k] = attributed ? clampToInt64(counted.allocations) : -1;
+                    e.allocBytes[k] = attributed ? clampToInt64(counted.bytes) : -1;
+                }
+                if (m_sawAllocSpans)
+                    e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
             }
-            if (m_sawAllocSpans)
-                e.allocIterations[k] = call.allocSpan ? clampToInt64(call.iterations) : -1;
             if (call.open)
                 lists.closedAtEnd.push_back(k);
             if (call.async && !call.open && call.endThread != call.thread)
@@ -613,11 +615,12 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
         // (or without NVTX at all), allocations between ranges, and those a thread made
         // after its last push or pop and before the last totals were sampled.
         uint64_t inRanges = 0, inRangesBytes = 0;
-        for (const Call& call : m_calls) {
-            if (call.allocSpan) // its allocations are counted by the ranges they happened in
+        for (size_t i = 0; i < m_callAllocations.size(); ++i) {
+            if (m_calls[i].allocSpan) // its allocations are counted by the ranges they happened in
                 continue;
-            inRanges += std::min(call.allocations, UINT64_MAX - inRanges);
-            inRangesBytes += std::min(call.allocatedBytes, UINT64_MAX - inRangesBytes);
+            const CallAllocations& counted = m_callAllocations[i];
+            inRanges += std::min(counted.allocations, UINT64_MAX - inRanges);
+            inRangesBytes += std::min(counted.bytes, UINT64_MAX - inRangesBytes);
         }
         add("alloc_in_ranges_allocations", clampToInt64(inRanges));
         add("alloc_in_ranges_bytes", clampToInt64(inRangesBytes));

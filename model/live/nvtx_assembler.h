@@ -130,14 +130,19 @@ private:
         uint32_t thread = 0; // dense thread number
         uint32_t endThread = 0; // start/end ranges: the thread that ended it
         uint32_t domain = 0, category = 0;
+        uint32_t gpu = kNotCuda; // CUDA API call or GPU work: its row in m_gpuWork
         bool async = false; // start/end range (domain lane)
         bool open = true;
-        // Allocations made while it was the innermost push range of its thread (exclusive),
-        // or, for a span of the allocation span API, inside the span.
-        uint64_t allocations = 0, allocatedBytes = 0;
+        bool allocSpan = false; // a span of the allocation span API
+    };
+    static_assert(sizeof(Call) <= 48, "every snapshot streams through the table of calls");
+    // A call's allocations, kept apart from Call because most captures have none:
+    // those made while it was the innermost push range of its thread (exclusive), or, for a
+    // span of the allocation span API, inside the span.
+    struct CallAllocations
+    {
+        uint64_t allocations = 0, bytes = 0;
         uint64_t iterations = 0; // a span of the allocation span API: as the program stated
-        bool allocSpan = false;
-        uint32_t gpu = kNotCuda; // CUDA API call or GPU work: its row in m_gpuWork
     };
     static constexpr uint32_t kNotCuda = UINT32_MAX;
     // The end a snapshot shows: a range still open ends at the last timestamp seen (ns).
@@ -228,6 +233,14 @@ private:
     // call table for them: the async calls in arrival order, every domain a call used
     // (true when one of its calls is async), and per region its CPU calls and GPU work.
     SharedChunks<uint32_t> m_asyncCalls;
+    // Per call (index as in m_calls) from the first allocation seen on; empty before.
+    SharedChunks<CallAllocations> m_callAllocations;
+    // Call `call`'s allocations, writable; covers every call from now on.
+    CallAllocations& allocationsOf(size_t call);
+    CallAllocations allocationsOf(size_t call) const
+    {
+        return call < m_callAllocations.size() ? m_callAllocations[call] : CallAllocations{};
+    }
     std::map<uint32_t, bool> m_callDomains;
     std::vector<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
     struct Mark

@@ -20,6 +20,13 @@ CountedAllocations& NvtxAssembler::countedFor(uint32_t thread)
     return counted;
 }
 
+NvtxAssembler::CallAllocations& NvtxAssembler::allocationsOf(size_t call)
+{
+    while (m_callAllocations.size() < m_calls.size()) // from now on appendCall keeps it whole
+        m_callAllocations.push_back({});
+    return m_callAllocations.edit(call);
+}
+
 void NvtxAssembler::onAllocDelta(const AllocDeltaRecord& r)
 {
     if (m_finished)
@@ -29,9 +36,9 @@ void NvtxAssembler::onAllocDelta(const AllocDeltaRecord& r)
     // Saturating: a damaged or hostile stream must not wrap the sums.
     const int64_t call = innermostOpen(thread);
     if (call >= 0) {
-        Call& c = m_calls.edit(size_t(call));
+        CallAllocations& c = allocationsOf(size_t(call));
         c.allocations = addSaturatingUnsigned(c.allocations, r.allocations);
-        c.allocatedBytes = addSaturatingUnsigned(c.allocatedBytes, r.bytes);
+        c.bytes = addSaturatingUnsigned(c.bytes, r.bytes);
     }
     CountedAllocations& counted = countedFor(thread);
     counted.allocations = addSaturatingUnsigned(counted.allocations, r.allocations);
