@@ -44,7 +44,8 @@
 // BM_LiveUpdate10M: one live update of a 10 M-span capture (spans made up in memory,
 //   bench/synthetic_stream.h: 4 threads, 50 regions, 3 levels) when 100,000 new spans
 //   arrived since the last one: update_ms = freeze_ms + build_ms + analysis_ms, as LiveIngest
-//   spends them (issue 12 asks for <= 50 ms: ten refreshes a second at 10 M spans).
+//   spends them (issue 12 asks for <= 50 ms: ten refreshes a second at 10 M spans); the mean
+//   of 5 updates after a first one, which is reported apart (first_update_ms, see there).
 // Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
 // SPANSCOPE_BENCH_BATCHES=1 in a child's environment makes it print every batch's ns per
@@ -483,6 +484,16 @@ void BM_LiveUpdate10M(benchmark::State& state)
         state.SkipWithError("the synthetic stream did not assemble");
         return;
     }
+    // The first update while a snapshot is shown takes the capture's memory to its high
+    // water mark; on a virtual machine that memory's first touch is slow (the host backs it
+    // then), later updates reuse it. Reported apart: first_update_ms.
+    const auto warmup = std::chrono::steady_clock::now();
+    bytes.clear();
+    generator.next(kArriving, bytes);
+    job.feed(stream, bytes.data(), bytes.size());
+    shown = update();
+    const double firstUpdateMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup).count();
     double freezeMs = 0, buildMs = 0, analysisMs = 0;
     for (auto _ : state) {
         bytes.clear();
@@ -504,6 +515,7 @@ void BM_LiveUpdate10M(benchmark::State& state)
     }
     const double n = double(state.iterations());
     state.counters["update_ms"] = (freezeMs + buildMs + analysisMs) / n;
+    state.counters["first_update_ms"] = firstUpdateMs;
     state.counters["freeze_ms"] = freezeMs / n;
     state.counters["build_ms"] = buildMs / n;
     state.counters["analysis_ms"] = analysisMs / n;
@@ -523,7 +535,7 @@ BENCHMARK(BM_PushPop)
 BENCHMARK(BM_Decode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Ingest)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiveSnapshot)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LiveUpdate10M)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_LiveUpdate10M)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 int main(int argc, char** argv)
 {

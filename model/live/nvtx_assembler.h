@@ -109,6 +109,10 @@ public:
     NvtxCounts counts() const;
     bool finished() const { return m_finished; }
 
+    // Up to this many threads (GPU work counting as one), a row is laid out by merging its
+    // threads' runs; beyond, by sorting it.
+    static constexpr size_t kMaxMergedThreads = 64;
+
 private:
     // What a call of CUDA activity is, besides its time, region and thread.
     enum class GpuWorkKind : uint8_t { Api, Kernel, Memcpy, Memset, Sync, Overhead, Window };

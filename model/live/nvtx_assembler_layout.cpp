@@ -4,16 +4,18 @@
 #include "../share_out.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace spanscope::model::live {
 
 NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
 {
-    // Bucketed by row in one pass, then each row sorted on its own by compact keys: calls
-    // arrive in start order per thread, so a row is a few interleaved sorted runs, and
-    // sorting 16-byte keys in place beats comparing through the call table (10 M calls:
-    // seconds to a fraction of one).
+    // Bucketed by row in one pass, then each row sorted on its own by compact keys (sorting
+    // 16-byte keys beats comparing through the call table: at 10 M calls, seconds to a
+    // fraction of one). A thread's calls of a region arrive in start order (recursion
+    // aside), so a row is one sorted run per thread, interleaved: with few threads it is
+    // split by thread and the runs merged pairwise (log2(threads) passes), not sorted.
     const size_t n = m_calls.size();
     const auto regions = uint32_t(m_regionNames.size());
     auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
@@ -27,13 +29,15 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
     {
         int64_t start;
         uint32_t call;
+        uint32_t lane; // the call's thread; GPU work (no thread) after every thread
     };
+    const size_t lanes = m_threads.size() + 1;
     Column<Key> keys(n); // columns: no zero-fill, huge pages (a page fault costs microseconds on a VM)
     {
         std::vector<uint64_t> next(rowBegin.begin(), rowBegin.end() - 1);
         for (size_t i = 0; i < n; ++i) {
             const Call& call = m_calls[i];
-            keys[next[rowOf(call)]++] = {call.start, uint32_t(i)};
+            keys[next[rowOf(call)]++] = {call.start, uint32_t(i), call.thread == kNoThread ? uint32_t(lanes - 1) : call.thread};
         }
     }
     auto byStart = [](const Key& a, const Key& b) { return a.start != b.start ? a.start < b.start : a.call < b.call; };
@@ -48,10 +52,57 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
     std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
         return rowBegin[a + 1] - rowBegin[a] > rowBegin[b + 1] - rowBegin[b];
     });
+    const bool byThread = lanes <= kMaxMergedThreads;
+    Column<Key> scratch(byThread ? n : 0);
+    // Keys [begin, begin + count) put in order by merging their threads' runs, through
+    // scratch at the same place.
+    auto mergeThreads = [&](uint64_t begin, uint64_t count) {
+        Key* a = keys.data() + begin;
+        Key* b = scratch.data() + begin;
+        std::array<uint64_t, kMaxMergedThreads + 1> laneBegin{};
+        for (uint64_t k = 0; k < count; ++k)
+            ++laneBegin[a[k].lane + 1];
+        std::partial_sum(laneBegin.begin(), laneBegin.end(), laneBegin.begin());
+        std::array<uint64_t, kMaxMergedThreads> next;
+        std::copy(laneBegin.begin(), laneBegin.end() - 1, next.begin());
+        for (uint64_t k = 0; k < count; ++k)
+            b[next[a[k].lane]++] = a[k];
+        std::vector<std::pair<uint64_t, uint64_t>> runs; // [first, last) in the row, adjacent
+        for (size_t l = 0; l < lanes; ++l) {
+            if (laneBegin[l + 1] == laneBegin[l])
+                continue;
+            runs.emplace_back(laneBegin[l], laneBegin[l + 1]);
+            if (!std::is_sorted(b + laneBegin[l], b + laneBegin[l + 1], byStart))
+                std::sort(b + laneBegin[l], b + laneBegin[l + 1], byStart);
+        }
+        Key *from = b, *to = a;
+        while (runs.size() > 1) {
+            std::vector<std::pair<uint64_t, uint64_t>> merged;
+            for (size_t r = 0; r < runs.size(); r += 2) {
+                const auto [x0, x1] = runs[r];
+                if (r + 1 == runs.size()) {
+                    std::copy(from + x0, from + x1, to + x0);
+                    merged.emplace_back(x0, x1);
+                    continue;
+                }
+                const uint64_t y1 = runs[r + 1].second;
+                std::merge(from + x0, from + x1, from + x1, from + y1, to + x0, byStart);
+                merged.emplace_back(x0, y1);
+            }
+            runs = std::move(merged);
+            std::swap(from, to);
+        }
+        if (from != a)
+            std::copy(from, from + count, a);
+    };
     auto sortRow = [&](size_t item, int) {
         const uint32_t row = rows[item];
         const auto first = keys.begin() + int64_t(rowBegin[row]), last = keys.begin() + int64_t(rowBegin[row + 1]);
-        if (!std::is_sorted(first, last, byStart))
+        if (std::is_sorted(first, last, byStart))
+            ; // recorded in order (one thread, or threads taking turns)
+        else if (byThread)
+            mergeThreads(rowBegin[row], rowBegin[row + 1] - rowBegin[row]);
+        else
             std::sort(first, last, byStart);
         for (auto run = first; run != last;) {
             auto runEnd = std::find_if(run + 1, last, [&](const Key& k) { return k.start != run->start; });

@@ -3,6 +3,7 @@
 #include "model/io/capture_writer.h"
 #include "model/io/region_file_reader.h"
 #include "model/live/nvtx_assembler.h"
+#include "support/nvtx_feed.h"
 #include "support/h5_damage.h"
 #include "model/stats/nesting.h"
 
@@ -16,133 +17,10 @@
 using namespace spanscope::model;
 using namespace spanscope::model::live;
 using namespace spanscope::protocol;
+using spanscope::testing::Feed;
 using spanscope::testing::rewriteDataset;
 
 namespace {
-
-// Feeds records to an assembler. Clock: 1 tick = 1 ns, tick 0 = monotonic 1000 ns.
-class Feed
-{
-public:
-    explicit Feed(NvtxAssembler& a) : m_a(a)
-    {
-        m_a.onHello(HelloPayload{77, 0, 0});
-        calibrate(0, 1000, 1e9);
-    }
-    void calibrate(uint64_t ticks, uint64_t ns, double rate)
-    {
-        ClockCalibrationRecord r{};
-        r.ticks = ticks;
-        r.monotonicNs = ns;
-        r.ticksPerSecond = rate;
-        m_a.onClockCalibration(r);
-    }
-    uint32_t str(const std::string& s)
-    {
-        const uint32_t id = m_nextString++;
-        m_a.onString(id, s);
-        return id;
-    }
-    void push(uint32_t tid, uint64_t t, const std::string& msg, uint32_t domain = 0,
-              uint32_t category = 0)
-    {
-        PushRecord r{};
-        r.tid = tid;
-        r.timestamp = t;
-        r.domain = domain;
-        r.message = str(msg);
-        r.category = category;
-        m_a.onPush(r);
-    }
-    void pop(uint32_t tid, uint64_t t, uint32_t domain = 0)
-    {
-        PopRecord r{};
-        r.tid = tid;
-        r.timestamp = t;
-        r.domain = domain;
-        m_a.onPop(r);
-    }
-    void start(uint32_t tid, uint64_t id, uint64_t t, const std::string& msg, uint32_t domain = 0)
-    {
-        RangeStartRecord r{};
-        r.tid = tid;
-        r.rangeId = id;
-        r.timestamp = t;
-        r.domain = domain;
-        r.message = str(msg);
-        m_a.onRangeStart(r);
-    }
-    void end(uint32_t tid, uint64_t id, uint64_t t)
-    {
-        RangeEndRecord r{};
-        r.tid = tid;
-        r.rangeId = id;
-        r.timestamp = t;
-        m_a.onRangeEnd(r);
-    }
-    void mark(uint32_t tid, uint64_t t, const std::string& msg, uint32_t domain = 0)
-    {
-        MarkRecord r{};
-        r.tid = tid;
-        r.timestamp = t;
-        r.domain = domain;
-        r.message = str(msg);
-        m_a.onMark(r);
-    }
-    void domain(uint32_t id, const std::string& name)
-    {
-        DomainCreateRecord r{};
-        r.domain = id;
-        r.nameId = str(name);
-        m_a.onDomainCreate(r);
-    }
-    void allocs(uint32_t tid, uint64_t t, uint64_t allocations, uint64_t bytes)
-    {
-        AllocDeltaRecord r{};
-        r.tid = tid;
-        r.timestamp = t;
-        r.allocations = allocations;
-        r.bytes = bytes;
-        m_a.onAllocDelta(r);
-    }
-    void bin(uint32_t tid, uint32_t bin, uint64_t allocations, uint64_t bytes)
-    {
-        AllocSizeBinRecord r{};
-        r.tid = tid;
-        r.bin = bin;
-        r.allocations = allocations;
-        r.bytes = bytes;
-        m_a.onAllocSizeBin(r);
-    }
-    void large(uint32_t tid, uint64_t t, uint64_t address, uint64_t bytes)
-    {
-        LargeAllocRecord r{};
-        r.tid = tid;
-        r.timestamp = t;
-        r.address = address;
-        r.bytes = bytes;
-        m_a.onLargeAlloc(r);
-    }
-    void totals(uint64_t t, uint64_t allocations, int64_t liveBytes)
-    {
-        AllocTotalsRecord r{};
-        r.timestamp = t;
-        r.allocations = allocations;
-        r.liveBytes = liveBytes;
-        m_a.onAllocTotals(r);
-    }
-    void threadName(uint32_t tid, const std::string& name)
-    {
-        ThreadInfoRecord r{};
-        r.tid = tid;
-        r.nameId = str(name);
-        m_a.onThreadInfo(r);
-    }
-
-private:
-    NvtxAssembler& m_a;
-    uint32_t m_nextString = 1;
-};
 
 // The calls of region `name` as "start-end" (ns), in row order.
 QStringList calls(const Capture& c, const std::string& name)
@@ -186,71 +64,6 @@ class TestNvtxAssembler : public QObject
     Q_OBJECT
 
 private slots:
-    // Big enough to be laid out on both cores (in blocks, rows sorted in parallel): every
-    // call exactly once, rows whole and sorted, the open ranges and the ends on another
-    // thread listed once each, counts per region as fed.
-    void aLargeCaptureIsLaidOutExactly()
-    {
-        NvtxAssembler a;
-        Feed f(a);
-        constexpr int kPerThread = 40000, kAsync = 500, kOpenAsync = 10;
-        std::map<std::string, uint64_t> fed;
-        for (uint32_t tid = 1; tid <= 3; ++tid) {
-            f.push(tid, 10 + tid, "outer"); // left open
-            ++fed["outer"];
-        }
-        uint64_t t = 100;
-        for (int i = 0; i < kPerThread; ++i) {
-            for (uint32_t tid = 1; tid <= 3; ++tid) {
-                const std::string name = "region " + std::to_string((i * 7 + int(tid)) % 9);
-                f.push(tid, t, name);
-                if (i % 10 == 0) { // a child starting with its parent: ordered by end
-                    f.push(tid, t, "child");
-                    f.pop(tid, t + 20);
-                    ++fed["child"];
-                }
-                f.pop(tid, t + 50 + uint64_t(i % 13));
-                ++fed[name];
-                t += 3;
-            }
-            t += 80;
-        }
-        for (int i = 0; i < kAsync; ++i) {
-            f.start(1, uint64_t(i + 1), t, "job");
-            if (i >= kOpenAsync)
-                f.end(2, uint64_t(i + 1), t + 1000);
-            ++fed["job"];
-            t += 10;
-        }
-        const auto c = a.snapshot();
-        const size_t n = c->events.start.size();
-        uint64_t total = 0;
-        for (const auto& [name, count] : fed)
-            total += count;
-        QCOMPARE(uint64_t(n), total);
-        QVERIFY(n > 100000);
-        uint64_t offset = 0;
-        std::set<std::string> seen;
-        for (const RegionRow& row : c->rows) {
-            QCOMPARE(row.offset, offset);
-            const std::string name = c->strings.text(c->regionNames[row.region]);
-            QVERIFY2(seen.insert(name).second, name.c_str()); // one row per region
-            QCOMPARE(row.count, fed[name]);
-            for (uint64_t k = row.offset + 1; k < row.offset + row.count; ++k) {
-                const auto& e = c->events;
-                QVERIFY(e.start[k - 1] < e.start[k] || (e.start[k - 1] == e.start[k] && e.end[k - 1] >= e.end[k]));
-            }
-            offset += row.count;
-        }
-        QCOMPARE(offset, uint64_t(n));
-        QCOMPARE(c->nvtx.closedAtEnd.size(), size_t(3 + kOpenAsync));
-        QCOMPARE(std::set<uint64_t>(c->nvtx.closedAtEnd.begin(), c->nvtx.closedAtEnd.end()).size(),
-                 size_t(3 + kOpenAsync));
-        QCOMPARE(c->nvtx.crossThreadEnds.size(), size_t(kAsync - kOpenAsync));
-        for (const auto& end : c->nvtx.crossThreadEnds)
-            QCOMPARE(c->events.end[end.event] - c->events.start[end.event], int64_t(1000));
-    }
-
     // AllocDelta goes to the innermost push range open on its thread (over every domain),
     // exclusive; none open: outside every range; start/end ranges get none (-1). Sums
     // saturate instead of wrapping on a hostile stream.
