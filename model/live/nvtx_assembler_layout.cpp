@@ -53,7 +53,7 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
         return rowBegin[a + 1] - rowBegin[a] > rowBegin[b + 1] - rowBegin[b];
     });
     const bool byThread = lanes <= kMaxMergedThreads;
-    Column<Key> scratch(byThread ? n : 0);
+    Column<Key> scratch(byThread ? n : 0); // mapped, not touched: rows in order need none of it
     // Keys [begin, begin + count) put in order by merging their threads' runs, through
     // scratch at the same place.
     auto mergeThreads = [&](uint64_t begin, uint64_t count) {
@@ -98,12 +98,12 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
     auto sortRow = [&](size_t item, int) {
         const uint32_t row = rows[item];
         const auto first = keys.begin() + int64_t(rowBegin[row]), last = keys.begin() + int64_t(rowBegin[row + 1]);
-        if (std::is_sorted(first, last, byStart))
-            ; // recorded in order (one thread, or threads taking turns)
-        else if (byThread)
-            mergeThreads(rowBegin[row], rowBegin[row + 1] - rowBegin[row]);
-        else
-            std::sort(first, last, byStart);
+        if (!std::is_sorted(first, last, byStart)) { // else recorded in order already
+            if (byThread)
+                mergeThreads(rowBegin[row], rowBegin[row + 1] - rowBegin[row]);
+            else
+                std::sort(first, last, byStart);
+        }
         for (auto run = first; run != last;) {
             auto runEnd = std::find_if(run + 1, last, [&](const Key& k) { return k.start != run->start; });
             if (runEnd - run > 1)
