@@ -67,8 +67,11 @@ public:
     static constexpr std::size_t kKeptLargeBlocksLossless = 64;
     // Free small blocks the sender keeps ready for an active thread (provision()).
     static constexpr std::size_t kSpareBlocks = 4;
-    // Full blocks waiting before the producer wakes the sender early.
-    static constexpr std::uint64_t kWakeBlocks = 4;
+    // Full blocks waiting before the producer wakes the sender early: half the small blocks.
+    // A wake is a system call and, on a VM, an interrupt to the sender's core (microseconds
+    // on the job's thread), so it should be rare for a thread the sender's tick keeps up
+    // with; the other half still covers the sender's wake-up latency at full speed.
+    static constexpr std::uint64_t kWakeBlocks = kSmallBlocks / 2;
 
     // Called (on the producer thread) when kWakeBlocks full blocks wait, at most once per
     // drain, so the sender drains early instead of on its next tick. Must not block.
@@ -175,6 +178,7 @@ public:
     template <typename Out> std::size_t drain(Out& out, std::size_t limit = SIZE_MAX)
     {
         std::size_t taken = 0;
+        m_blocksLastDrain = 0;
         while (taken < limit) {
             // `next` is published after the block's last commit: read it first, so that a
             // block seen sealed is read to its end.
@@ -192,21 +196,24 @@ public:
             m_readPos = 0;
             m_consumedBlocks.store(m_consumedBlocks.load(std::memory_order_relaxed) + 1,
                                    std::memory_order_release);
+            ++m_blocksLastDrain;
             handBack(done);
         }
         return taken;
     }
 
     // Consumer only, after a drain: maps small blocks ahead of an active producer, so that
-    // its thread never stops for a mapping (an mmap and 16 faulted pages, tens of
-    // microseconds on a VM) while its queue grows to the blocks a steady rate needs. Keeps
-    // kSpareBlocks small blocks free, within kSmallBlocks; a thread that has not filled half
-    // of its first block yet gets none (most threads make a few NVTX calls).
+    // its thread never stops for a mapping (an mmap and 16 pages faulted and first written,
+    // about 100 us on a VM) while its queue grows to the blocks a steady rate needs. Keeps
+    // free as many small blocks as the producer filled since the previous drain (what the
+    // next interval likely takes) plus kSpareBlocks, within kSmallBlocks; a thread that has
+    // not filled half of its first block yet gets none (most threads make a few NVTX calls).
     void provision()
     {
         const bool active = m_consumedBlocks.load(std::memory_order_relaxed) > 0
                             || m_read->committed.load(std::memory_order_relaxed) > m_read->capacity / 2;
-        while (active && m_freeSmall.load(std::memory_order_relaxed) < kSpareBlocks
+        const std::size_t wanted = kSpareBlocks + m_blocksLastDrain;
+        while (active && m_freeSmall.load(std::memory_order_relaxed) < wanted
                && m_smallMapped.load(std::memory_order_relaxed) < kSmallBlocks) {
             Block* b = mapBlock(kSmallBlockBytes, true);
             if (!b)
@@ -332,6 +339,8 @@ private:
             return nullptr;
         }
         char* memory = static_cast<char*>(mapped);
+        if (!large)
+            touchPages(memory, bytes);
         if (large) {
             const auto at = reinterpret_cast<std::uintptr_t>(memory);
             const std::size_t head = (bytes - at % bytes) % bytes;
@@ -348,6 +357,17 @@ private:
         if (!large)
             m_smallMapped.fetch_add(1, std::memory_order_relaxed);
         return b;
+    }
+    // Writes a byte to every 4 KiB page. MAP_POPULATE gives the pages a mapping, but on a VM
+    // the host may still back each one only at its first write (measured here: a block fresh
+    // from MAP_POPULATE cost the producer 44 ns per 24-byte record, its second fill 10.5 ns;
+    // one write per page on the sender first brought the first fill to 10.6 ns, for about
+    // 5 us per page on the sender). Whoever maps the block pays that, off the producer's
+    // path when the sender provisions it.
+    static void touchPages(char* memory, std::size_t bytes)
+    {
+        for (std::size_t at = 0; at < bytes; at += 4096)
+            reinterpret_cast<volatile char*>(memory)[at] = 0;
     }
     void unmapBlock(Block* b)
     {
@@ -427,6 +447,7 @@ private:
     alignas(64) Block* m_read;
     std::uint32_t m_readPos = 0;
     std::atomic<std::uint64_t> m_consumedBlocks{0};
+    std::size_t m_blocksLastDrain = 0; // blocks the last drain finished
     std::uint32_t m_tid; // changes only in a forked child (resetAfterFork)
     const std::uint32_t m_index;
     RecentString m_recentStrings[kRecentStrings];

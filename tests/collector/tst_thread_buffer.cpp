@@ -1,6 +1,7 @@
 // A thread's queue of blocks (collector/thread_buffer.h) on its own: records come out whole
 // and in order across blocks, the cap drops and counts, the sender maps blocks ahead of a
-// busy thread only, and lossless mode keeps the large blocks a burst made.
+// busy thread only (as many as it fills between drains), and lossless mode keeps the large
+// blocks a burst made.
 #include "collector/thread_buffer.h"
 
 #include <QTest>
@@ -130,6 +131,41 @@ private slots:
         }
         QVERIFY(budget.bytes.load() <= oneBlock + ThreadBuffer::kSmallBlocks * ThreadBuffer::kSmallBlockBytes
                                            + ThreadBuffer::kKeptLargeBlocks * ThreadBuffer::kLargeBlockBytes);
+    }
+
+    // A thread that fills blocks at a steady rate gets as many mapped ahead as it filled
+    // between two drains (plus the usual spares), so that the next interval, which will
+    // likely take as many, finds them ready; never past the small blocks a thread may have.
+    void theSenderMapsAheadWhatTheThreadFilledSinceTheLastDrain()
+    {
+        constexpr std::size_t kBlock = ThreadBuffer::kSmallBlockBytes;
+        QueueBudget budget;
+        ThreadBuffer busy(1, 0, &noWake, budget);
+        std::uint64_t next = 0;
+        const std::uint64_t six = kPerSmallBlock * 6 + 1; // six blocks sealed, a seventh begun
+        QCOMPARE(write(busy, next, six), six);
+        next += six;
+        Collected out;
+        busy.drain(out); // six blocks finished and handed back
+        QCOMPARE(budget.bytes.load(), std::uint64_t(7 * kBlock));
+        busy.provision();
+        QCOMPARE(budget.bytes.load(), std::uint64_t((7 + ThreadBuffer::kSpareBlocks) * kBlock));
+        // The next ten blocks' worth finds its blocks mapped already.
+        const std::uint64_t ten = kPerSmallBlock * 10;
+        QCOMPARE(write(busy, next, ten), ten);
+        next += ten;
+        QCOMPARE(budget.bytes.load(), std::uint64_t((7 + ThreadBuffer::kSpareBlocks) * kBlock));
+        busy.drain(out); // ten handed back: ten free, four more mapped
+        busy.provision();
+        QCOMPARE(budget.bytes.load(), std::uint64_t((11 + ThreadBuffer::kSpareBlocks) * kBlock));
+        const std::uint64_t fourteen = kPerSmallBlock * 14;
+        QCOMPARE(write(busy, next, fourteen), fourteen);
+        next += fourteen;
+        busy.drain(out);
+        busy.provision(); // would want 18 free: stops at the small blocks a thread may have
+        QCOMPARE(budget.bytes.load(), std::uint64_t(ThreadBuffer::kSmallBlocks * kBlock));
+        QCOMPARE(checkSequence(out.bytes, 0), next);
+        QCOMPARE(busy.dropped(), std::uint64_t(0));
     }
 
     // A burst larger than the small blocks: by default the sender unmaps the large blocks
