@@ -46,6 +46,9 @@
 //   arrived since the last one: update_ms = freeze_ms + build_ms + analysis_ms, as LiveIngest
 //   spends them (issue 12 asks for <= 50 ms: ten refreshes a second at 10 M spans); the mean
 //   of 5 updates after a first one, which is reported apart (first_update_ms, see there).
+// BM_LiveUpdateNamePerRange: the same with 1 M spans whose item ranges (4 of 5) each have a
+//   name of their own ("aten::add, seq = N", as PyTorch's emit_nvtx names ranges): a region
+//   per range, so whatever an update does per region or per name shows here.
 // Targets (issue 4): ratio <= 1.3; >= 30 M events/s; zero loss while the viewer keeps up.
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
 // SPANSCOPE_BENCH_BATCHES=1 in a child's environment makes it print every batch's ns per
@@ -461,17 +464,18 @@ void BM_LiveSnapshot(benchmark::State& state)
 // One live update of a big capture: 10 M spans assembled and shown once (untimed), then
 // 100,000 more arrive and the update that shows them is timed: freeze, build and analysis,
 // as LiveIngest does them.
-void BM_LiveUpdate10M(benchmark::State& state)
+// Assembles `assembled` spans from `generator`, shows them, then measures updates of
+// `arriving` new spans each (see BM_LiveUpdate10M).
+void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generator,
+                        std::uint64_t assembled, std::uint64_t arriving)
 {
-    constexpr std::uint64_t kAssembled = 10'000'000, kArriving = 100'000;
-    bench::SyntheticStream generator;
     model::live::JobAssembler job;
     const size_t stream = job.addStream("bench");
     std::string bytes = generator.start();
     bool fed = job.feed(stream, bytes.data(), bytes.size());
-    for (std::uint64_t spans = 0; fed && spans < kAssembled;) {
+    for (std::uint64_t spans = 0; fed && spans < assembled;) {
         bytes.clear();
-        spans += generator.next(kArriving, bytes);
+        spans += generator.next(arriving, bytes);
         fed = job.feed(stream, bytes.data(), bytes.size());
     }
     auto update = [&] {
@@ -489,7 +493,7 @@ void BM_LiveUpdate10M(benchmark::State& state)
     // then), later updates reuse it. Reported apart: first_update_ms.
     const auto warmup = std::chrono::steady_clock::now();
     bytes.clear();
-    generator.next(kArriving, bytes);
+    generator.next(arriving, bytes);
     job.feed(stream, bytes.data(), bytes.size());
     shown = update();
     const double firstUpdateMs =
@@ -497,7 +501,7 @@ void BM_LiveUpdate10M(benchmark::State& state)
     double freezeMs = 0, buildMs = 0, analysisMs = 0;
     for (auto _ : state) {
         bytes.clear();
-        generator.next(kArriving, bytes);
+        generator.next(arriving, bytes);
         job.feed(stream, bytes.data(), bytes.size());
         const auto t0 = std::chrono::steady_clock::now();
         const auto frozen = job.freeze();
@@ -520,7 +524,19 @@ void BM_LiveUpdate10M(benchmark::State& state)
     state.counters["build_ms"] = buildMs / n;
     state.counters["analysis_ms"] = analysisMs / n;
     state.counters["spans"] = double(job.counts().calls);
-    state.counters["arriving_spans"] = double(kArriving);
+    state.counters["arriving_spans"] = double(arriving);
+}
+
+void BM_LiveUpdate10M(benchmark::State& state)
+{
+    bench::SyntheticStream generator;
+    measureLiveUpdates(state, generator, 10'000'000, 100'000);
+}
+
+void BM_LiveUpdateNamePerRange(benchmark::State& state)
+{
+    bench::SyntheticStream generator(4, true);
+    measureLiveUpdates(state, generator, 1'000'000, 100'000);
 }
 
 } // namespace
@@ -536,6 +552,7 @@ BENCHMARK(BM_Decode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Ingest)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiveSnapshot)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiveUpdate10M)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_LiveUpdateNamePerRange)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 int main(int argc, char** argv)
 {

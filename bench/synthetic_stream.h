@@ -5,6 +5,8 @@
 // Data frames of the wire protocol (collector/protocol/spanscope_protocol.h). Timestamps
 // are ns (a 1 GHz calibration), contiguous across calls of next(), so the spans of later
 // frames come after the earlier ones as a running job's do.
+// With `namePerItem`, every item range gets a name of its own, defined just before it
+// ("aten::add, seq = N", as PyTorch's emit_nvtx names its ranges): a region per item range.
 
 #include "protocol/spanscope_protocol.h"
 
@@ -20,7 +22,10 @@ class SyntheticStream
 public:
     static constexpr std::uint32_t kRegions = 50;
 
-    explicit SyntheticStream(std::uint32_t threads = 4) : m_threads(threads), m_now(threads, 1000) {}
+    explicit SyntheticStream(std::uint32_t threads = 4, bool namePerItem = false)
+        : m_threads(threads), m_namePerItem(namePerItem), m_now(threads, 1000)
+    {
+    }
 
     // Hello, the clock calibration, the region names and the thread names.
     std::string start() const
@@ -87,7 +92,13 @@ private:
         for (std::uint32_t phase = 0; phase < 4; ++phase) {
             push(1 + (m_steps + phase) % 9);
             for (std::uint32_t item = 0; item < 5; ++item) {
-                push(10 + (m_steps * 7 + phase * 5 + item) % 40);
+                if (m_namePerItem) {
+                    const std::uint32_t id = m_nextStringId++;
+                    stringDef(records, id + 1, "aten::add, seq = " + std::to_string(id));
+                    push(id);
+                } else {
+                    push(10 + (m_steps * 7 + phase * 5 + item) % 40);
+                }
                 m_now[t] += 50 + (m_steps * 13 + item * 29) % 400; // the item's own work, ns
                 pop();
             }
@@ -124,6 +135,8 @@ private:
     }
 
     std::uint32_t m_threads;
+    bool m_namePerItem;
+    std::uint32_t m_nextStringId = kRegions; // string ids past the fixed names (id = this + 1)
     std::vector<std::uint64_t> m_now; // per thread, ns
     std::uint64_t m_steps = 0;
 };

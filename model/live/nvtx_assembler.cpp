@@ -14,7 +14,6 @@ using namespace protocol;
 namespace {
 
 constexpr int64_t kSecondNs = 1'000'000'000;
-const std::string kEmpty;
 
 std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& names)
 {
@@ -49,10 +48,16 @@ void NvtxAssembler::seen(int64_t ns)
     m_lastNs = std::max(m_lastNs, ns);
 }
 
-const std::string& NvtxAssembler::text(uint32_t id) const
+uint32_t NvtxAssembler::textIndex(uint32_t id) const
 {
-    auto it = m_strings.find(id);
-    return it == m_strings.end() ? kEmpty : it->second;
+    auto it = m_ingest->textOfString.find(id);
+    return it == m_ingest->textOfString.end() ? kNoText : it->second;
+}
+
+std::string_view NvtxAssembler::text(uint32_t id) const
+{
+    const uint32_t index = textIndex(id);
+    return index == kNoText ? std::string_view() : m_texts[index];
 }
 
 uint32_t NvtxAssembler::threadOf(uint32_t tid)
@@ -65,10 +70,10 @@ uint32_t NvtxAssembler::threadOf(uint32_t tid)
         for (uint32_t i = 0; i < known; ++i)
             if (m_threads[i].tid == tid)
                 return i;
-    } else if (auto it = m_threadOfTid.find(tid); it != m_threadOfTid.end()) {
+    } else if (auto it = m_ingest->threadOfTid.find(tid); it != m_ingest->threadOfTid.end()) {
         return it->second;
     }
-    m_threadOfTid.emplace(tid, known);
+    m_ingest->threadOfTid.emplace(tid, known);
     m_threads.emplace_back();
     m_threads.back().tid = tid;
     return known;
@@ -76,17 +81,18 @@ uint32_t NvtxAssembler::threadOf(uint32_t tid)
 
 uint32_t NvtxAssembler::regionOf(uint32_t messageId)
 {
-    if (auto cached = m_regionOfMessage.find(messageId); cached != m_regionOfMessage.end())
+    auto& cache = m_ingest->regionOfMessage;
+    if (auto cached = cache.find(messageId); cached != cache.end())
         return cached->second;
-    const std::string& name = text(messageId);
+    const std::string_view name = text(messageId);
     const uint32_t region = regionNamed(name.empty() ? "(unnamed)" : name);
-    m_regionOfMessage.emplace(messageId, region); // string ids are defined once
+    cache.emplace(messageId, region); // string ids are defined once
     return region;
 }
 
-uint32_t NvtxAssembler::regionNamed(const std::string& name)
+uint32_t NvtxAssembler::regionNamed(std::string_view name)
 {
-    auto [it, added] = m_regionOf.try_emplace(name, uint32_t(m_regionNames.size()));
+    auto [it, added] = m_ingest->regionOf.try_emplace(std::string(name), uint32_t(m_regionNames.size()));
     if (added)
         m_regionNames.push_back(name);
     return it->second;
@@ -116,24 +122,24 @@ void NvtxAssembler::onEnd()
 
 void NvtxAssembler::onString(std::uint32_t id, std::string_view utf8)
 {
-    m_strings[id] = std::string(utf8);
+    m_ingest->textOfString[id] = uint32_t(m_texts.push_back(utf8));
 }
 
 void NvtxAssembler::onThreadInfo(const ThreadInfoRecord& r)
 {
     if (m_finished)
         return;
-    m_threads[threadOf(r.tid)].name = text(r.nameId);
+    m_threads[threadOf(r.tid)].name = std::string(text(r.nameId));
 }
 
 void NvtxAssembler::onDomainCreate(const DomainCreateRecord& r)
 {
-    m_domainNames[r.domain] = text(r.nameId);
+    m_domainNames[r.domain] = std::string(text(r.nameId));
 }
 
 void NvtxAssembler::onCategoryName(const CategoryNameRecord& r)
 {
-    m_categoryNames[{r.domain, r.category}] = text(r.nameId);
+    m_categoryNames[{r.domain, r.category}] = std::string(text(r.nameId));
 }
 
 void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
@@ -155,7 +161,7 @@ void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
     }
     for (size_t i = 0; i < m_marks.size(); ++i)
         fix(m_marks.edit(i).time);
-    for (auto& [id, end] : m_pendingEnds)
+    for (auto& [id, end] : m_ingest->pendingEnds)
         fix(end.time);
     for (size_t i = 0; i < m_large.size(); ++i)
         fix(m_large.edit(i).time);
@@ -186,7 +192,7 @@ void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
     call.start = start;
     call.end = end;
     call.open = false;
-    call.region = regionNamed("alloc: " + text(r.operation));
+    call.region = regionNamed("alloc: " + std::string(text(r.operation)));
     call.thread = call.endThread = threadOf(r.tid);
     call.domain = kAllocSpanDomain;
     call.async = true;
@@ -241,9 +247,9 @@ uint32_t NvtxAssembler::appendCall(const Call& call)
         m_callAllocations.push_back({});
     m_callDomains[call.domain] |= call.async;
     auto& perRegion = call.thread == kNoThread ? m_gpuCallsOfRegion : m_cpuCallsOfRegion;
-    if (perRegion.size() <= call.region)
-        perRegion.resize(size_t(call.region) + 1, 0);
-    ++perRegion[call.region];
+    while (perRegion.size() <= call.region)
+        perRegion.push_back(0);
+    ++perRegion.edit(call.region);
     return index;
 }
 
@@ -288,21 +294,22 @@ void NvtxAssembler::onRangeStart(const RangeStartRecord& r)
     const int64_t ns = toNs(r.timestamp);
     seen(ns);
     const uint32_t t = threadOf(r.tid);
-    auto pending = m_pendingEnds.find(r.rangeId);
+    auto& pendingEnds = m_ingest->pendingEnds;
+    auto pending = pendingEnds.find(r.rangeId);
     if (!admitRoot(ns)) {
         ++m_counts.budgetDroppedSpans;
-        if (pending != m_pendingEnds.end())
-            m_pendingEnds.erase(pending);
+        if (pending != pendingEnds.end())
+            pendingEnds.erase(pending);
         else
-            m_droppedAsync[r.rangeId] = true;
+            m_ingest->droppedAsync[r.rangeId] = true;
         return;
     }
     const uint32_t index = addCall(ns, r.message, t, r.domain, r.category, true);
-    if (pending != m_pendingEnds.end()) {
+    if (pending != pendingEnds.end()) {
         closeAsync(index, pending->second.time, pending->second.thread);
-        m_pendingEnds.erase(pending);
+        pendingEnds.erase(pending);
     } else {
-        m_openAsync[r.rangeId] = index;
+        m_ingest->openAsync[r.rangeId] = index;
     }
 }
 
@@ -313,17 +320,17 @@ void NvtxAssembler::onRangeEnd(const RangeEndRecord& r)
     const int64_t ns = toNs(r.timestamp);
     seen(ns);
     const uint32_t t = threadOf(r.tid);
-    if (auto it = m_openAsync.find(r.rangeId); it != m_openAsync.end()) {
+    if (auto it = m_ingest->openAsync.find(r.rangeId); it != m_ingest->openAsync.end()) {
         closeAsync(it->second, ns, t);
-        m_openAsync.erase(it);
+        m_ingest->openAsync.erase(it);
         return;
     }
-    if (auto it = m_droppedAsync.find(r.rangeId); it != m_droppedAsync.end()) {
-        m_droppedAsync.erase(it);
+    if (auto it = m_ingest->droppedAsync.find(r.rangeId); it != m_ingest->droppedAsync.end()) {
+        m_ingest->droppedAsync.erase(it);
         return;
     }
     // Its start may still come (from another thread, up to a frame later).
-    m_pendingEnds[r.rangeId] = PendingEnd{ns, t};
+    m_ingest->pendingEnds[r.rangeId] = PendingEnd{ns, t};
 }
 
 int64_t NvtxAssembler::innermostOpen(uint32_t thread) const
@@ -348,7 +355,7 @@ void NvtxAssembler::onMark(const MarkRecord& r)
     const uint32_t t = threadOf(r.tid);
     if (m_threads[t].droppingTree && m_threads[t].openPushes > 0)
         return; // inside a tree the budget dropped
-    m_marks.push_back(Mark{ns, t, r.domain, r.category, r.message, innermostOpen(t)});
+    m_marks.push_back(Mark{ns, t, r.domain, r.category, textIndex(r.message), innermostOpen(t)});
 }
 
 void NvtxAssembler::finish(const std::string& streamError)
@@ -357,8 +364,8 @@ void NvtxAssembler::finish(const std::string& streamError)
         return;
     m_finished = true;
     m_streamError = streamError;
-    m_counts.unknownEnds += m_pendingEnds.size();
-    m_pendingEnds.clear();
+    m_counts.unknownEnds += m_ingest->pendingEnds.size();
+    m_ingest->pendingEnds.clear();
 }
 
 NvtxCounts NvtxAssembler::counts() const
@@ -379,8 +386,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     c.ranks = {0};
     const int64_t last = m_lastNs == INT64_MIN ? 0 : m_lastNs;
 
-    for (const auto& name : m_regionNames)
-        c.regionNames.push_back(c.strings.intern(name));
+    for (size_t r = 0; r < m_regionNames.size(); ++r)
+        c.regionNames.push_back(c.strings.intern(m_regionNames[r]));
 
     // Domains: every named one plus any used by a call or mark.
     std::map<uint32_t, bool> domains;
@@ -553,7 +560,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
-                                c.strings.intern(text(mark.message)),
+                                c.strings.intern(mark.text == kNoText ? std::string_view() : m_texts[mark.text]),
                                 mark.call >= 0 ? int64_t(eventOf[size_t(mark.call)]) : -1});
     // Tracks now rather than at load: allocations and the heap counter go on them, and
     // merging processes keeps each process's. GPU work has tracks of its own.

@@ -19,6 +19,7 @@
 #include "../capture.h"
 #include "protocol/spanscope_decoder.h"
 #include "shared_chunks.h"
+#include "shared_names.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -167,8 +168,10 @@ private:
     void seen(int64_t ns);
     uint32_t threadOf(uint32_t tid);
     uint32_t regionOf(uint32_t messageId);
-    uint32_t regionNamed(const std::string& name);
-    const std::string& text(uint32_t id) const;
+    uint32_t regionNamed(std::string_view name);
+    // The text of string id `id` ("" if the stream never defined it); ingest only.
+    std::string_view text(uint32_t id) const;
+    uint32_t textIndex(uint32_t id) const;
     bool admitRoot(int64_t ns);
     int64_t innermostOpen(uint32_t thread) const;
     // What the thread's allocations since its last report are attributed to: its innermost
@@ -212,7 +215,43 @@ private:
     protocol::ClockCalibrationRecord m_calibration{};
     int64_t m_lastNs = INT64_MIN;
 
-    std::unordered_map<uint32_t, std::string> m_strings;
+    // Lookup tables that only ingest reads. A snapshot never needs them, so the copy that
+    // JobAssembler::freeze makes on the ingest thread for every live update leaves them out:
+    // with a name per range (PyTorch's emit_nvtx, "aten::add, seq = N") they grow by every
+    // range, and copying them held up the socket for a second per million names.
+    struct IngestTables
+    {
+        std::unordered_map<uint32_t, uint32_t> textOfString; // string id -> m_texts index
+        std::unordered_map<uint32_t, uint32_t> threadOfTid;
+        std::unordered_map<std::string, uint32_t> regionOf; // name (and kind) -> region
+        std::unordered_map<uint32_t, uint32_t> regionOfMessage;  // string id -> region
+        std::unordered_map<uint64_t, uint32_t> openAsync;        // range id -> call
+        std::unordered_map<uint64_t, PendingEnd> pendingEnds;    // ends seen before their start
+        std::unordered_map<uint64_t, bool> droppedAsync;         // range ids dropped by the budget
+    };
+    // Owns the tables; a copy has none: a copy of the assembler is frozen (it builds
+    // snapshots, it is never fed).
+    class IngestOnly
+    {
+    public:
+        IngestOnly() : m_tables(std::make_unique<IngestTables>()) {}
+        IngestOnly(const IngestOnly&) {}
+        IngestOnly& operator=(const IngestOnly&)
+        {
+            m_tables.reset();
+            return *this;
+        }
+        IngestOnly(IngestOnly&&) noexcept = default;
+        IngestOnly& operator=(IngestOnly&&) noexcept = default;
+        IngestTables* operator->() const { return m_tables.get(); }
+
+    private:
+        std::unique_ptr<IngestTables> m_tables;
+    };
+    IngestOnly m_ingest;
+
+    // Every string the stream defined, in definition order (m_ingest->textOfString).
+    SharedNames m_texts;
     std::map<uint32_t, std::string> m_domainNames;
     std::map<std::pair<uint32_t, uint32_t>, std::string> m_categoryNames;
 
@@ -225,11 +264,8 @@ private:
         std::map<uint32_t, std::vector<uint32_t>> stacks; // domain -> call indices
     };
     std::vector<Thread> m_threads;
-    std::unordered_map<uint32_t, uint32_t> m_threadOfTid;
 
-    std::vector<std::string> m_regionNames;
-    std::unordered_map<std::string, uint32_t> m_regionOf;
-    std::unordered_map<uint32_t, uint32_t> m_regionOfMessage; // string id -> region
+    SharedNames m_regionNames;
 
     // 2 MiB chunks, one huge page each: every range adds a call.
     SharedChunks<Call, std::size_t(2) << 20> m_calls;
@@ -246,17 +282,16 @@ private:
         return call < m_callAllocations.size() ? m_callAllocations[call] : CallAllocations{};
     }
     std::map<uint32_t, bool> m_callDomains;
-    std::vector<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
+    SharedChunks<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
     struct Mark
     {
         int64_t time = 0;
-        uint32_t thread = 0, domain = 0, category = 0, message = 0;
-        int64_t call = -1; // index into m_calls
+        uint32_t thread = 0, domain = 0, category = 0;
+        uint32_t text = kNoText; // its message: index into m_texts
+        int64_t call = -1;       // index into m_calls
     };
+    static constexpr uint32_t kNoText = UINT32_MAX; // a string id the stream never defined
     SharedChunks<Mark> m_marks;
-    std::unordered_map<uint64_t, uint32_t> m_openAsync;     // range id -> call
-    std::unordered_map<uint64_t, PendingEnd> m_pendingEnds; // ends seen before their start
-    std::unordered_map<uint64_t, bool> m_droppedAsync;      // range ids dropped by the budget
 
     // Span budget: kept spans in the window starting at m_windowStart (ns).
     int64_t m_windowStart = INT64_MIN;

@@ -90,7 +90,7 @@ uint32_t NvtxAssembler::regionOfKind(const std::string& name, RegionKind kind)
         return regionNamed(name);
     // Regions are keyed by (name, kind): a kernel and an NVTX range of one name are two.
     const std::string key = name + '\x1f' + regionKindName(kind);
-    auto [it, added] = m_regionOf.try_emplace(key, uint32_t(m_regionNames.size()));
+    auto [it, added] = m_ingest->regionOf.try_emplace(key, uint32_t(m_regionNames.size()));
     if (added) {
         m_regionNames.push_back(name);
         m_regionKinds.resize(m_regionNames.size(), RegionKind::Cpu);
@@ -125,7 +125,7 @@ void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uin
 void NvtxAssembler::onCudaDevice(const CudaDeviceRecord& r)
 {
     if (!m_finished)
-        m_cudaDevices[r.device] = {r, text(r.nameId)};
+        m_cudaDevices[r.device] = {r, std::string(text(r.nameId))};
 }
 
 void NvtxAssembler::onCudaContext(const CudaContextRecord& r)
@@ -148,7 +148,7 @@ void NvtxAssembler::onGpuKernel(const GpuKernelRecord& r)
     GpuWork work{GpuWorkKind::Kernel, r.device, r.stream, r.context, r.correlation,
                  uint32_t(m_kernelShapes.size())};
     m_kernelShapes.push_back(shape);
-    const std::string& name = text(r.nameId);
+    const std::string name(text(r.nameId));
     addCudaCall(r.startNs, r.endNs, regionOfKind(name.empty() ? "(unnamed kernel)" : name, RegionKind::Kernel),
                 kNoThread, work);
 }
@@ -176,7 +176,7 @@ void NvtxAssembler::onCudaApi(const CudaApiRecord& r)
 {
     if (m_finished)
         return;
-    const std::string& name = text(r.nameId);
+    const std::string name(text(r.nameId));
     GpuWork work{GpuWorkKind::Api, -1, kNoStream, 0, r.correlation, r.api};
     addCudaCall(r.startNs, r.endNs, regionNamed(name.empty() ? "(unnamed CUDA call)" : name), threadOf(r.tid), work);
 }
@@ -203,13 +203,13 @@ void NvtxAssembler::onGpuMemory(const GpuMemoryRecord& r)
 void NvtxAssembler::onCudaStreamName(const CudaStreamNameRecord& r)
 {
     if (!m_finished)
-        m_streamNames[r.stream] = text(r.nameId);
+        m_streamNames[r.stream] = std::string(text(r.nameId));
 }
 
 void NvtxAssembler::onMetadata(const MetadataRecord& r)
 {
     if (!m_finished)
-        m_cudaMetadata[text(r.keyId)] = text(r.valueId);
+        m_cudaMetadata[std::string(text(r.keyId))] = std::string(text(r.valueId));
 }
 
 void NvtxAssembler::onDeviceWindow(const DeviceWindowRecord& r)
@@ -223,7 +223,7 @@ void NvtxAssembler::onDeviceWindow(const DeviceWindowRecord& r)
     const int64_t end = placed ? r.deviceEndNs : addSaturating(clampNs(r.hostStartNs), clampNs(r.deviceDurationNs));
     GpuWork work{GpuWorkKind::Window, r.device, kNoStream, 0, 0, uint32_t(m_windowHostTimes.size())};
     m_windowHostTimes.emplace_back(clampNs(r.hostStartNs), clampNs(r.hostEndNs));
-    const std::string& name = text(r.nameId);
+    const std::string name(text(r.nameId));
     addCudaCall(start, end, regionOfKind(name.empty() ? "device window" : name, RegionKind::GpuRange), kNoThread,
                 work);
 }

@@ -2,13 +2,17 @@
 // assembled state without copying it: copies share chunks, and neither side ever sees the
 // other's later writes. Then the same through NvtxAssembler, the way JobAssembler::freeze
 // uses it: a frozen copy is laid out on another thread while the original goes on
-// ingesting and closes ranges that the copy holds open.
+// ingesting and closes ranges that the copy holds open, and SharedNames, the region names
+// and strings such a copy shares: a copy keeps its names while the original adds many more
+// (a name per range, as PyTorch's emit_nvtx writes them).
 #include "model/column.h"
 #include "model/live/nvtx_assembler.h"
 #include "model/live/shared_chunks.h"
+#include "model/live/shared_names.h"
 
 #include <QTest>
 #include <cstdint>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -152,6 +156,96 @@ private slots:
             reader.join();
             QVERIFY(same);
         }
+    }
+
+    // Names of every length (empty, one byte, one longer than a text block) come back as
+    // they went in; a copy keeps what it saw, with the same bytes at the same addresses,
+    // while the original adds names across many blocks.
+    void sharedNamesKeepEveryCopysNames()
+    {
+        SharedNames live;
+        std::vector<std::string> expected;
+        auto add = [&](std::string name) {
+            QCOMPARE(live.push_back(name), expected.size());
+            expected.push_back(std::move(name));
+        };
+        add("");
+        add("x");
+        add(std::string(100'000, 'L')); // longer than a block of text
+        add("after the long one");
+        for (int i = 0; i < 5000; ++i)
+            add("aten::add, seq = " + std::to_string(i));
+        const SharedNames frozen = live;
+        const std::vector<std::string> seen = expected;
+        std::vector<const char*> addresses;
+        for (size_t i = 0; i < frozen.size(); ++i)
+            addresses.push_back(frozen[i].data());
+        bool same = false;
+        std::thread reader([&] {
+            same = frozen.size() == seen.size();
+            for (size_t i = 0; same && i < seen.size(); ++i)
+                same = frozen[i] == seen[i] && frozen[i].data() == addresses[i];
+        });
+        for (int i = 0; i < 20000; ++i)
+            add(std::string(size_t(i % 300), char('a' + i % 26)) + std::to_string(i));
+        reader.join();
+        QVERIFY(same);
+        QCOMPARE(live.size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(std::string(live[i]), expected[i]);
+    }
+
+    // A name per range: a copy frozen mid-stream shows the regions and mark messages it saw,
+    // while the original defines thousands more strings, regions and marks meanwhile.
+    void aFrozenAssemblerKeepsItsNamesWhileTheOriginalAddsMore()
+    {
+        NvtxAssembler live;
+        live.onHello(HelloPayload{7, 0, 0});
+        ClockCalibrationRecord cal{};
+        cal.ticksPerSecond = 1e9;
+        live.onClockCalibration(cal);
+        uint64_t t = 100;
+        uint32_t nextId = 1;
+        auto range = [&](const std::string& name) {
+            const uint32_t id = nextId++;
+            live.onString(id, name);
+            PushRecord push{};
+            push.tid = 1;
+            push.timestamp = ++t;
+            push.message = id;
+            live.onPush(push);
+            MarkRecord mark{};
+            mark.tid = 1;
+            mark.timestamp = ++t;
+            mark.message = id;
+            live.onMark(mark);
+            PopRecord pop{};
+            pop.tid = 1;
+            pop.timestamp = ++t;
+            live.onPop(pop);
+        };
+        constexpr int kBefore = 3000, kAfter = 20000;
+        for (int i = 0; i < kBefore; ++i)
+            range("aten::add, seq = " + std::to_string(i));
+        const NvtxAssembler frozen = live;
+        std::shared_ptr<Capture> frozenCapture;
+        std::thread layout([&] { frozenCapture = frozen.snapshot(); });
+        for (int i = kBefore; i < kBefore + kAfter; ++i)
+            range("aten::mul, seq = " + std::to_string(i));
+        layout.join();
+        const auto now = live.snapshot();
+
+        auto check = [](const Capture& c, int ranges) {
+            QCOMPARE(c.regionNames.size(), size_t(ranges));
+            QCOMPARE(c.nvtx.marks.size(), size_t(ranges));
+            for (int i = 0; i < ranges; ++i) {
+                const std::string name = (i < kBefore ? "aten::add, seq = " : "aten::mul, seq = ") + std::to_string(i);
+                QCOMPARE(std::string(c.strings.text(c.regionNames[size_t(i)])), name);
+                QCOMPARE(std::string(c.strings.text(c.nvtx.marks[size_t(i)].message)), name);
+            }
+        };
+        check(*frozenCapture, kBefore);
+        check(*now, kBefore + kAfter);
     }
 
     // The freeze of a live update: the copy is laid out on another thread while the
