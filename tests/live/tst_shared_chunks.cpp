@@ -38,6 +38,15 @@ std::vector<int64_t> counting(int64_t n, int64_t from = 0)
     return v;
 }
 
+// A stream's start: hello and a 1 GHz clock (timestamps are ns).
+void start(NvtxAssembler& live)
+{
+    live.onHello(HelloPayload{7, 0, 0});
+    ClockCalibrationRecord cal{};
+    cal.ticksPerSecond = 1e9;
+    live.onClockCalibration(cal);
+}
+
 } // namespace
 
 class TestSharedChunks : public QObject
@@ -200,10 +209,7 @@ private slots:
     void aFrozenAssemblerKeepsItsNamesWhileTheOriginalAddsMore()
     {
         NvtxAssembler live;
-        live.onHello(HelloPayload{7, 0, 0});
-        ClockCalibrationRecord cal{};
-        cal.ticksPerSecond = 1e9;
-        live.onClockCalibration(cal);
+        start(live);
         uint64_t t = 100;
         uint32_t nextId = 1;
         auto range = [&](const std::string& name) {
@@ -253,10 +259,7 @@ private slots:
     void aFrozenAssemblerIsLaidOutWhileTheOriginalGoesOn()
     {
         NvtxAssembler live;
-        live.onHello(HelloPayload{7, 0, 0});
-        ClockCalibrationRecord cal{};
-        cal.ticksPerSecond = 1e9;
-        live.onClockCalibration(cal);
+        start(live);
         live.onString(1, "outer");
         live.onString(2, "inner");
         auto push = [&](uint32_t tid, uint64_t t, uint32_t message) {
