@@ -1,0 +1,324 @@
+// NvtxAssembler::snapshot: the capture as of now, laid out (nvtx_assembler_layout.cpp)
+// and filled in: regions, domains and categories, calls and their columns, async lanes,
+// marks, tracks, allocations (nvtx_assembler_alloc.cpp) and GPU work
+// (nvtx_assembler_gpu.cpp).
+#include "nvtx_assembler.h"
+
+#include "../share_out.h"
+#include "../stats/saturating.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace spanscope::model::live {
+
+namespace {
+
+std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& names)
+{
+    if (domain == 0)
+        return "default";
+    auto it = names.find(domain);
+    return it == names.end() ? "domain " + std::to_string(domain) : it->second;
+}
+
+} // namespace
+
+std::shared_ptr<Capture> NvtxAssembler::snapshot() const
+{
+    auto capture = std::make_shared<Capture>();
+    Capture& c = *capture;
+    c.schema = 3;
+    c.layout = StorageLayout::Columnar;
+    c.numRanks = 1;
+    c.ranks = {0};
+    const int64_t last = m_lastNs == INT64_MIN ? 0 : m_lastNs;
+
+    for (size_t r = 0; r < m_regionNames.size(); ++r)
+        c.regionNames.push_back(c.strings.intern(m_regionNames[r]));
+
+    // Domains: every named one plus any used by a call or mark.
+    std::map<uint32_t, bool> domains;
+    for (const auto& [id, name] : m_domainNames)
+        domains[id] = false;
+    for (const auto& [id, async] : m_callDomains)
+        domains[id] |= async;
+    for (const auto& mark : m_marks)
+        domains.try_emplace(mark.domain, false);
+    auto endOf = [&](const Call& call) { return shownEnd(call, last); };
+    // Async (start/end) ranges of a domain overlap freely and do not nest (NVTX gives them
+    // no parent): pack them into as few lanes as possible, a range joining the first lane
+    // whose ranges have all ended, so no lane holds an overlap and none looks nested. One
+    // task row per (domain, lane).
+    Column<int64_t> taskOfCall; // per call, when any call is async: its task row, or -1
+    {
+        std::vector<uint32_t> async(m_asyncCalls.begin(), m_asyncCalls.end());
+        if (!async.empty())
+            taskOfCall.assign(m_calls.size(), -1);
+        std::stable_sort(async.begin(), async.end(), [&](uint32_t a, uint32_t b) {
+            const Call& x = m_calls[a];
+            const Call& y = m_calls[b];
+            if (x.domain != y.domain)
+                return x.domain < y.domain;
+            if (x.start != y.start)
+                return x.start < y.start;
+            return endOf(x) > endOf(y);
+        });
+        struct Lane
+        {
+            int64_t task;
+            int64_t busyUntil; // end of the last range placed on this lane, ns
+        };
+        std::map<uint32_t, std::vector<Lane>> lanes;
+        for (const uint32_t i : async) {
+            const Call& call = m_calls[i];
+            auto& domainLanes = lanes[call.domain];
+            Lane* chosen = nullptr;
+            for (auto& lane : domainLanes) {
+                if (lane.busyUntil <= call.start) {
+                    chosen = &lane;
+                    break;
+                }
+            }
+            if (!chosen) {
+                domainLanes.push_back({-1, INT64_MIN});
+                chosen = &domainLanes.back();
+            }
+            chosen->busyUntil = endOf(call);
+            taskOfCall[i] = int64_t(chosen - domainLanes.data()); // lane number for now
+        }
+        for (const auto& [id, async] : domains) {
+            const NameId name = c.strings.intern(domainLabel(id, m_domainNames));
+            c.nvtx.domains.push_back({id, name});
+            auto it = lanes.find(id);
+            if (it == lanes.end())
+                continue;
+            for (size_t k = 0; k < it->second.size(); ++k) {
+                TaskInfo task;
+                task.index = int64_t(c.tasks.size());
+                task.kind = c.strings.intern("nvtx-async");
+                task.name = it->second.size() == 1
+                                ? name
+                                : c.strings.intern(domainLabel(id, m_domainNames) + " async "
+                                                   + std::to_string(k + 1));
+                it->second[k].task = task.index;
+                c.tasks.push_back(task);
+            }
+        }
+        for (const uint32_t i : async)
+            taskOfCall[i] = lanes[m_calls[i].domain][size_t(taskOfCall[i])].task;
+    }
+    for (const auto& [key, name] : m_categoryNames)
+        c.nvtx.categories.push_back({key.first, key.second, c.strings.intern(name)});
+
+    for (size_t i = 0; i < m_threads.size(); ++i) {
+        ThreadInfo info;
+        info.index = int64_t(i);
+        info.ident = m_threads[i].tid;
+        info.nativeId = m_threads[i].tid;
+        info.name = c.strings.intern(m_threads[i].name);
+        c.threads.push_back(info);
+    }
+
+    // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
+    // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
+    const Layout layout = this->layout(last);
+    const Column<uint32_t>& order = layout.order;
+    const size_t n = order.size();
+    auto& e = c.events;
+    e.start.resize(n);
+    e.end.resize(n);
+    e.threadIds.resize(n);
+    e.taskIds.resize(n);
+    c.nvtx.callDomains.resize(n);
+    c.nvtx.callCategories.resize(n);
+    if (m_sawAllocations) {
+        e.allocCounts.resize(n);
+        e.allocBytes.resize(n);
+    }
+    if (m_sawAllocSpans)
+        e.allocIterations.resize(n);
+    // Both passes run on both cores, in blocks. Every call is laid out (order is a
+    // permutation), so eventOf needs no initial value.
+    constexpr size_t kBlock = kParallelMinimumCalls; // one block: the calling thread alone
+    const size_t blockCount = (n + kBlock - 1) / kBlock;
+    Column<uint32_t> eventOf(n); // fewer fresh pages than 8 bytes; calls are counted in uint32_t
+    shareOut(blockCount, [&](size_t block, int) {
+        for (size_t k = block * kBlock, end = std::min(n, k + kBlock); k < end; ++k)
+            eventOf[order[k]] = uint32_t(k);
+    });
+    // The calls are read in arrival order and their values scattered to their events: the
+    // call table streams through once, and the writes go to a few places per row at a time
+    // (calls of a row arrive roughly in start order), which stay in cache. Gathering the
+    // calls in event order instead is a cache miss per call (~4x slower at 10 M calls).
+    struct BlockLists
+    {
+        std::vector<uint64_t> closedAtEnd;
+        std::vector<NvtxCrossThreadEnd> crossThreadEnds;
+    };
+    std::vector<BlockLists> blocks(blockCount);
+    shareOut(blockCount, [&](size_t block, int) {
+        BlockLists& lists = blocks[block];
+        const size_t first = block * kBlock, end = std::min(n, first + kBlock);
+        for (size_t i = first; i < end; ++i) {
+            const Call& call = m_calls[i];
+            const uint64_t k = eventOf[i];
+            e.start[k] = call.start;
+            e.end[k] = endOf(call);
+            e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
+            e.taskIds[k] = taskOfCall.empty() ? -1 : taskOfCall[i];
+            c.nvtx.callDomains[k] = call.domain;
+            c.nvtx.callCategories[k] = call.category;
+            // Start/end ranges are not a thread's: nothing is attributed to them.
+            if (m_sawAllocations || m_sawAllocSpans) {
+                const CallAllocations counted = allocationsOf(i);
+                if (m_sawAllocations) {
+                    const bool attributed = !call.async || call.allocSpan;
+                    e.allocCounts[k] = attributed ? clampToInt64(counted.allocations) : -1;
+                    e.allocBytes[k] = attributed ? clampToInt64(counted.bytes) : -1;
+                }
+                if (m_sawAllocSpans)
+                    e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
+            }
+            if (call.open)
+                lists.closedAtEnd.push_back(k);
+            if (call.async && !call.open && call.endThread != call.thread)
+                lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
+        }
+    });
+    for (const BlockLists& lists : blocks) {
+        c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
+        c.nvtx.crossThreadEnds.insert(c.nvtx.crossThreadEnds.end(), lists.crossThreadEnds.begin(),
+                                      lists.crossThreadEnds.end());
+    }
+    std::sort(c.nvtx.closedAtEnd.begin(), c.nvtx.closedAtEnd.end());
+    std::sort(c.nvtx.crossThreadEnds.begin(), c.nvtx.crossThreadEnds.end(),
+              [](const NvtxCrossThreadEnd& a, const NvtxCrossThreadEnd& b) { return a.event < b.event; });
+    const auto regions = uint32_t(m_regionNames.size());
+    for (size_t bucket = 0; bucket + 1 < layout.rowBegin.size(); ++bucket) {
+        if (layout.rowBegin[bucket + 1] == layout.rowBegin[bucket])
+            continue;
+        RegionRow row;
+        row.region = uint32_t(bucket % regions);
+        row.offset = layout.rowBegin[bucket];
+        row.count = layout.rowBegin[bucket + 1] - row.offset;
+        c.rows.push_back(row);
+    }
+    c.rowExclusive.assign(c.rows.size(), -1);
+
+    for (const auto& mark : m_marks)
+        c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
+                                c.strings.intern(mark.text == kNoText ? std::string_view() : m_texts[mark.text]),
+                                mark.call >= 0 ? int64_t(eventOf[size_t(mark.call)]) : -1});
+    // Tracks now rather than at load: allocations and the heap counter go on them, and
+    // merging processes keeps each process's. GPU work has tracks of its own.
+    if (!m_regionKinds.empty()) {
+        c.regionKinds = m_regionKinds;
+        c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
+    }
+    assignTracks(c);
+    size_t firstGpuRow = 0;
+    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
+        ++firstGpuRow;
+    addGpuTables(c, order, firstGpuRow);
+    if (m_sawAllocations)
+        addAllocationTables(c);
+
+    // Metadata and warnings.
+    auto add = [&](const std::string& key, int64_t value) {
+        MetadataValue v;
+        v.kind = MetadataValue::Kind::Integer;
+        v.integer = value;
+        c.metadata.push_back({key, v});
+    };
+    MetadataValue source;
+    source.text = "spanscope-collector";
+    c.metadata.push_back({"source", source});
+    if (m_sawHello)
+        add("pid", m_pid);
+    if (!m_options.commandLine.empty()) {
+        MetadataValue command;
+        command.text = m_options.commandLine;
+        c.metadata.push_back({"command_line", command});
+    }
+    const NvtxCounts counts = this->counts();
+    add("dropped_records", int64_t(counts.droppedRecords));
+    add("nvtx_anomalies", int64_t(counts.anomalies()));
+    add("nvtx_marks", int64_t(counts.marks));
+    add("nvtx_closed_at_end", int64_t(c.nvtx.closedAtEnd.size()));
+    if (m_options.maxSpansPerSecond > 0) {
+        MetadataValue budget;
+        budget.kind = MetadataValue::Kind::Float;
+        budget.number = m_options.maxSpansPerSecond;
+        c.metadata.push_back({"nvtx_span_budget_per_second", budget});
+        add("nvtx_budget_dropped_spans", int64_t(counts.budgetDroppedSpans));
+    }
+    if (m_finished) {
+        MetadataValue complete;
+        complete.kind = MetadataValue::Kind::Bool;
+        complete.flag = m_sawEnd && m_streamError.empty();
+        c.metadata.push_back({"nvtx_stream_complete", complete});
+    }
+    if (m_sawAllocations) {
+        // Counted by libspanscope-alloc: calls and requested bytes since it loaded.
+        add("alloc_total_allocations", clampToInt64(m_allocTotals.allocations));
+        add("alloc_total_bytes", clampToInt64(m_allocTotals.bytes));
+        add("alloc_total_frees", clampToInt64(m_allocTotals.frees));
+        add("alloc_live_bytes", m_allocTotals.liveBytes);
+        add("alloc_peak_live_bytes", m_peakLiveBytes);
+        // Everything the totals hold that no range was attributed: threads without ranges
+        // (or without NVTX at all), allocations between ranges, and those a thread made
+        // after its last push or pop and before the last totals were sampled.
+        uint64_t inRanges = 0, inRangesBytes = 0;
+        for (size_t i = 0; i < m_callAllocations.size(); ++i) {
+            if (m_calls[i].allocSpan) // its allocations are counted by the ranges they happened in
+                continue;
+            const CallAllocations& counted = m_callAllocations[i];
+            inRanges += std::min(counted.allocations, UINT64_MAX - inRanges);
+            inRangesBytes += std::min(counted.bytes, UINT64_MAX - inRangesBytes);
+        }
+        add("alloc_in_ranges_allocations", clampToInt64(inRanges));
+        add("alloc_in_ranges_bytes", clampToInt64(inRangesBytes));
+        add("alloc_outside_ranges_allocations",
+            clampToInt64(m_allocTotals.allocations - std::min(inRanges, m_allocTotals.allocations)));
+        add("alloc_outside_ranges_bytes",
+            clampToInt64(m_allocTotals.bytes - std::min(inRangesBytes, m_allocTotals.bytes)));
+    }
+    addGpuMetadata(c);
+    MetadataValue domainList;
+    domainList.kind = MetadataValue::Kind::StringList;
+    for (const auto& d : c.nvtx.domains)
+        domainList.list.push_back(c.strings.text(d.name));
+    c.metadata.push_back({"nvtx_domains", domainList});
+
+    auto warn = [&](std::string message) { c.warnings.push_back({std::move(message), {}}); };
+    if (counts.droppedRecords)
+        warn("the collector dropped " + std::to_string(counts.droppedRecords) +
+             " records (its buffers were full or the viewer too slow); ranges may be missing "
+             "or unmatched");
+    if (!c.nvtx.closedAtEnd.empty())
+        warn(
+            std::to_string(c.nvtx.closedAtEnd.size()) +
+            (m_finished ? " ranges were still open when the job ended" : " ranges are still open") +
+            "; they are closed at the last timestamp and flagged");
+    if (counts.unmatchedPops)
+        warn(std::to_string(counts.unmatchedPops) + " pops had no open range on their thread");
+    if (counts.unknownEnds)
+        warn(std::to_string(counts.unknownEnds) + " range ends name a range that never started");
+    if (counts.endsBeforeStart)
+        warn(std::to_string(counts.endsBeforeStart) +
+             " ranges end before they start; their end is set to their start");
+    if (counts.budgetDroppedSpans)
+        warn("the span budget left out " + std::to_string(counts.budgetDroppedSpans) + " spans");
+    if (m_finished && !m_streamError.empty())
+        warn("the recording is damaged or cut short; what decoded before the damage is shown (" +
+             m_streamError + ")");
+    else if (m_finished && m_sawHello && !m_sawEnd)
+        warn("the recording has no end frame: the job was killed or its collector could not "
+             "flush at exit; the last records may be missing");
+    if (m_finished && !m_sawHello)
+        warn("the job sent no NVTX records (it made no NVTX calls, or the collector was off)");
+    return capture;
+}
+
+} // namespace spanscope::model::live
