@@ -1,103 +1,23 @@
 #include "chrome_trace_writer.h"
 
 #include "../../report/json_writer.h"
+#include "trace_output.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <numeric>
 #include <set>
-#include <unistd.h>
-#include <zlib.h>
 
 namespace spanscope::model::io {
 
 namespace {
 
 using report::JsonWriter;
+using chrome::appendMicros;
 
 // pids of CPU processes: far above GPU device numbers, which are pids in Kineto's layout.
 constexpr int64_t kCpuPidBase = 1000000;
-
-// Buffered output to a plain or gzip file; the first failure is kept and reported.
-class Output
-{
-public:
-    Output(const std::string& path, bool gzip)
-    {
-        if (gzip)
-            m_gz = gzopen(path.c_str(), "wb1"); // fast: exporting 5 M events must not crawl
-        else
-            m_file = std::fopen(path.c_str(), "wb");
-        if (!m_gz && !m_file)
-            m_error = std::strerror(errno ? errno : EIO);
-    }
-    ~Output() { close(); }
-
-    std::string& buffer() { return m_buffer; }
-    void flushIfFull()
-    {
-        if (m_buffer.size() >= (size_t(1) << 20))
-            flush();
-    }
-    void flush()
-    {
-        if (m_buffer.empty() || !m_error.empty())
-            return;
-        if (m_gz) {
-            if (gzwrite(m_gz, m_buffer.data(), unsigned(m_buffer.size())) != int(m_buffer.size()))
-                m_error = "cannot write (gzip); the disk may be full";
-        } else if (std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file) != m_buffer.size()) {
-            m_error = std::string("cannot write: ") + std::strerror(errno);
-        }
-        m_buffer.clear();
-    }
-    // Flushes and closes; false (with error()) on failure.
-    bool close()
-    {
-        flush();
-        if (m_gz) {
-            if (gzclose(m_gz) != Z_OK && m_error.empty())
-                m_error = "cannot finish the gzip stream; the disk may be full";
-            m_gz = nullptr;
-        }
-        if (m_file) {
-            if ((std::fflush(m_file) != 0 || ::fsync(::fileno(m_file)) != 0) && m_error.empty())
-                m_error = std::string("cannot write: ") + std::strerror(errno);
-            if (std::fclose(m_file) != 0 && m_error.empty())
-                m_error = std::string("cannot close: ") + std::strerror(errno);
-            m_file = nullptr;
-        }
-        return m_error.empty();
-    }
-    const std::string& error() const { return m_error; }
-
-private:
-    gzFile m_gz = nullptr;
-    std::FILE* m_file = nullptr;
-    std::string m_buffer;
-    std::string m_error;
-};
-
-// ns as exact decimal µs: 1500 -> "1.5", -2 -> "-0.002".
-void appendMicros(std::string& out, int64_t ns)
-{
-    uint64_t magnitude = ns < 0 ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
-    if (ns < 0)
-        out += '-';
-    out += std::to_string(magnitude / 1000);
-    unsigned fraction = unsigned(magnitude % 1000);
-    if (fraction) {
-        char digits[5] = {'.', char('0' + fraction / 100), char('0' + fraction / 10 % 10),
-                          char('0' + fraction % 10), 0};
-        int length = 4;
-        while (digits[length - 1] == '0')
-            --length;
-        out.append(digits, size_t(length));
-    }
-}
 
 struct Place
 {
@@ -108,7 +28,7 @@ struct Place
 class Exporter
 {
 public:
-    Exporter(const Capture& capture, Output& out, const ProgressRange& progress)
+    Exporter(const Capture& capture, chrome::TraceOutput& out, const ProgressRange& progress)
         : m_c(capture), m_out(out), m_progress(progress)
     {
     }
@@ -135,7 +55,7 @@ private:
     std::string category(uint32_t region) const;
 
     const Capture& m_c;
-    Output& m_out;
+    chrome::TraceOutput& m_out;
     const ProgressRange& m_progress;
     bool m_first = true;
     std::vector<Place> m_places; // per track
@@ -622,7 +542,7 @@ Status writeChromeTrace(const Capture& capture, const std::string& path,
     namespace fs = std::filesystem;
     const std::string temp = path + ".tmp-" + std::to_string(::getpid());
     const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-    Output out(temp, gzip);
+    chrome::TraceOutput out(temp, gzip);
     if (!out.error().empty())
         return Error{ErrorCode::Io,
                      "cannot create " + temp + " (" + out.error() + "); is the directory writable?",
