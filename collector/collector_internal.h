@@ -1,4 +1,5 @@
-// What collector.cpp and collector_fork.cpp share, and nothing else sees.
+// What collector.cpp, collector_sender.cpp and collector_fork.cpp share, and nothing else
+// sees.
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,9 @@ namespace spanscope::collector {
 extern std::mutex g_startMutex;
 // logOnce() has spoken in this process (a forked child may speak again).
 extern std::atomic<bool> g_logged;
+
+// Writes one line to stderr without raising SIGPIPE (collector.cpp).
+void writeLine(const char* text);
 
 template <typename T> void appendPod(std::string& out, const T& value)
 {
