@@ -5,19 +5,21 @@
 #include "model/live/nvtx_assembler.h"
 #include "support/nvtx_feed.h"
 #include "support/h5_damage.h"
+#include "support/test_helpers.h"
 #include "model/stats/nesting.h"
 
 #include <QTemporaryDir>
 #include <hdf5.h>
 #include <QTest>
 #include <cstring>
-#include <map>
-#include <set>
 
 using namespace spanscope::model;
 using namespace spanscope::model::live;
 using namespace spanscope::protocol;
 using spanscope::testing::Feed;
+using spanscope::testing::firstEventOf;
+using spanscope::testing::hasWarningContaining;
+using spanscope::testing::metadataInt;
 using spanscope::testing::rewriteDataset;
 
 namespace {
@@ -35,28 +37,6 @@ QStringList calls(const Capture& c, const std::string& name)
     return out;
 }
 
-int64_t firstEvent(const Capture& c, const std::string& name)
-{
-    for (const auto& row : c.rows)
-        if (c.regionName(row.region) == name && row.count > 0)
-            return int64_t(row.offset);
-    return -1;
-}
-
-bool hasWarning(const Capture& c, const char* text)
-{
-    for (const auto& w : c.warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
-
-int64_t metadataInt(const Capture& c, const char* key)
-{
-    const MetadataValue* v = findMetadata(c.metadata, key);
-    return v ? v->integer : -1;
-}
-
 } // namespace
 
 class TestNvtxAssembler : public QObject
@@ -64,202 +44,6 @@ class TestNvtxAssembler : public QObject
     Q_OBJECT
 
 private slots:
-    // AllocDelta goes to the innermost push range open on its thread (over every domain),
-    // exclusive; none open: outside every range; start/end ranges get none (-1). Sums
-    // saturate instead of wrapping on a hostile stream.
-    void allocationsGoToTheInnermostRange()
-    {
-        NvtxAssembler a;
-        Feed f(a);
-        f.domain(5, "io");
-        f.push(1, 10, "outer");
-        f.allocs(1, 15, 2, 200);      // outer
-        f.push(1, 20, "inner", 5);    // another domain, still innermost on thread 1
-        f.start(1, 99, 21, "async");  // start/end: never attributed
-        f.allocs(1, 25, 3, 30);       // inner
-        f.pop(1, 30, 5);
-        f.allocs(1, 35, 1, 1);        // outer again
-        f.pop(1, 40);
-        f.end(1, 99, 41);
-        f.allocs(1, 45, 7, 700);      // outside every range
-        f.push(2, 50, "hostile");
-        f.allocs(2, 51, UINT64_MAX, UINT64_MAX);
-        f.allocs(2, 52, 5, 5);
-        f.pop(2, 60);
-        AllocTotalsRecord totals{};
-        totals.allocations = 20;
-        totals.bytes = 1000;
-        totals.liveBytes = 64;
-        a.onAllocTotals(totals);
-        const auto c = a.snapshot();
-        QVERIFY(c->events.hasAllocations());
-        auto allocsOf = [&](const std::string& name) {
-            const int64_t e = firstEvent(*c, name);
-            return std::pair(c->events.allocCounts[size_t(e)], c->events.allocBytes[size_t(e)]);
-        };
-        QCOMPARE(allocsOf("outer"), std::pair(int64_t(3), int64_t(201)));
-        QCOMPARE(allocsOf("inner"), std::pair(int64_t(3), int64_t(30)));
-        QCOMPARE(allocsOf("async"), std::pair(int64_t(-1), int64_t(-1)));
-        QCOMPARE(allocsOf("hostile"), std::pair(INT64_MAX, INT64_MAX));
-        QCOMPARE(metadataInt(*c, "alloc_total_allocations"), 20);
-        QCOMPARE(metadataInt(*c, "alloc_live_bytes"), 64);
-        QCOMPARE(metadataInt(*c, "alloc_outside_ranges_allocations"), 0); // clamped, not negative
-
-        // Without any allocation record the columns stay absent.
-        NvtxAssembler plain;
-        Feed g(plain);
-        g.push(1, 10, "outer");
-        g.pop(1, 20);
-        QVERIFY(!plain.snapshot()->events.hasAllocations());
-    }
-
-    // Size bins follow their AllocDelta to the same place: the innermost range's region on
-    // that thread, or the thread itself. Large allocations become single allocation events
-    // (a free matched by address, an unknown one ignored), the totals a heap counter.
-    void sizeBinsLargeAllocationsAndTheHeap()
-    {
-        NvtxAssembler a;
-        Feed f(a);
-        f.threadName(1, "main");
-        f.allocs(1, 5, 1, 8); // before any range: the thread's own
-        f.bin(1, 3, 1, 8);
-        f.push(1, 10, "work");
-        f.allocs(1, 12, 3, 2100);
-        f.bin(1, 5, 2, 100);
-        f.bin(1, 11, 1, 2000);
-        f.large(1, 13, 0x1000, 3 << 20);
-        f.totals(14, 4, 3 << 20);
-        f.large(1, 15, 0x1000, 0);  // frees the block above
-        f.large(1, 16, 0x9999, 0);  // a block never seen: ignored
-        f.totals(17, 4, 4096);
-        f.pop(1, 20);
-        f.push(2, 30, "work"); // same region, another thread
-        f.allocs(2, 31, 1, 40);
-        f.bin(2, 5, 1, 40);
-        f.bin(2, 99, 1, 1); // out of range: ignored (the decoder rejects it first)
-        f.pop(2, 40);
-        const auto c = a.snapshot();
-
-        QCOMPARE(c->countedAllocations.size(), size_t(3));
-        auto row = [&](int64_t thread, int64_t region) -> const CountedAllocations* {
-            for (const auto& counted : c->countedAllocations)
-                if (c->track(counted.track).thread == thread && counted.region == region)
-                    return &counted;
-            return nullptr;
-        };
-        const int64_t work = c->rows[size_t(0)].region;
-        const CountedAllocations* outside = row(0, -1);
-        QVERIFY(outside);
-        QCOMPARE(outside->allocations, uint64_t(1));
-        QCOMPARE(outside->binAllocations[3], uint64_t(1));
-        QCOMPARE(c->track(outside->track).kind, TrackKind::Thread);
-        const CountedAllocations* main = row(0, work);
-        QVERIFY(main);
-        QCOMPARE(main->allocations, uint64_t(3));
-        QCOMPARE(main->bytes, uint64_t(2100));
-        QCOMPARE(main->binAllocations[5], uint64_t(2));
-        QCOMPARE(main->binBytes[11], uint64_t(2000));
-        const CountedAllocations* other = row(1, work);
-        QVERIFY(other);
-        QCOMPARE(other->binAllocations[5], uint64_t(1));
-        uint64_t binned = 0;
-        for (const uint64_t n : other->binAllocations)
-            binned += n;
-        QCOMPARE(binned, uint64_t(1));
-
-        QCOMPARE(c->allocations.size(), size_t(2)); // the block and its free
-        QCOMPARE(c->allocations.bytes(0), int64_t(3 << 20));
-        QCOMPARE(c->allocations.bytes(1), -int64_t(3 << 20));
-        QCOMPARE(c->allocations.time(0), int64_t(1013));
-        QCOMPARE(c->allocations.track(0), outside->track);
-        QCOMPARE(c->counters.size(), size_t(1));
-        QCOMPARE(c->strings.text(c->track(c->counters[0].track).name), std::string("host allocated"));
-        QCOMPARE(c->counters[0].size(), size_t(2));
-        QCOMPARE(c->counters[0].maximum(), double(3 << 20));
-        QCOMPARE(metadataInt(*c, "alloc_live_bytes"), 4096); // the latest sample in time
-    }
-
-    // Counted allocations, large ones, the heap counter and the span API's iterations
-    // survive a save (/spanscope/alloc, /spanscope/counters) and a read back exactly; a
-    // damaged table becomes a warning naming it, and the rest of the capture still loads.
-    void allocationTablesAreSavedAndDamageWarns()
-    {
-        NvtxAssembler a;
-        Feed f(a);
-        f.push(1, 10, "work");
-        f.allocs(1, 12, 3, 2100);
-        f.bin(1, 5, 2, 100);
-        f.bin(1, 11, 1, 2000);
-        f.large(1, 13, 0x1000, 3 << 20);
-        f.totals(14, 4, 3 << 20);
-        f.pop(1, 20);
-        f.allocs(2, 25, 2, 24); // a thread with no range
-        f.bin(2, 3, 2, 24);
-        AllocSpanRecord span{};
-        span.tid = 1;
-        span.startNs = 1030;
-        span.endNs = 1040;
-        span.iterations = 4;
-        span.allocations = 8;
-        span.bytes = 512;
-        span.operation = f.str("fill");
-        a.onAllocSpan(span);
-        a.onEnd();
-        a.finish();
-        const auto c = a.snapshot();
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("allocs.h5").toStdString();
-        QVERIFY(io::writeCaptureFile(*c, path).ok());
-        auto read = io::readRegionFile(path);
-        QVERIFY2(read.ok(), read.ok() ? "" : read.error().toString().c_str());
-        const Capture& back = *read.value();
-        QVERIFY(back.warnings.empty());
-        QCOMPARE(back.countedAllocations.size(), c->countedAllocations.size());
-        for (size_t i = 0; i < back.countedAllocations.size(); ++i) {
-            const auto& x = c->countedAllocations[i];
-            const auto& y = back.countedAllocations[i];
-            QCOMPARE(back.track(y.track).kind, TrackKind::Thread);
-            QCOMPARE(back.track(y.track).thread, c->track(x.track).thread);
-            QCOMPARE(y.region, x.region);
-            QCOMPARE(y.allocations, x.allocations);
-            QCOMPARE(y.bytes, x.bytes);
-            QCOMPARE(y.frees, x.frees);
-            QVERIFY(y.binAllocations == x.binAllocations);
-            QVERIFY(y.binBytes == x.binBytes);
-        }
-        QCOMPARE(back.allocations.size(), size_t(1));
-        QCOMPARE(back.allocations.bytes(0), int64_t(3 << 20));
-        QCOMPARE(back.allocations.address(0), uint64_t(0x1000));
-        QCOMPARE(back.allocations.time(0), c->allocations.time(0));
-        QCOMPARE(back.counters.size(), size_t(1));
-        QCOMPARE(back.counters[0].size(), c->counters[0].size());
-        QCOMPARE(back.counters[0].maximum(), double(3 << 20));
-        QCOMPARE(back.strings.text(back.counters[0].unit), std::string("bytes"));
-        const int64_t fill = firstEvent(back, "alloc: fill");
-        QCOMPARE(back.events.allocIterations[size_t(fill)], int64_t(4));
-
-        auto rewrite = [&](const char* dataset, std::vector<int64_t> values) {
-            rewriteDataset(path, dataset, values);
-        };
-        std::vector<int64_t> regions(c->countedAllocations.size(), 99); // no such region
-        rewrite("/spanscope/alloc/counted_regions", regions);
-        rewrite("/spanscope/counters/sample_values", {1, 2}); // integers, not doubles
-        auto damaged = io::readRegionFile(path);
-        QVERIFY(damaged.ok());
-        const Capture& d = *damaged.value();
-        QVERIFY(hasWarning(d, "the allocation tables cannot be read and are left out: counted "
-                              "allocations name a region that does not exist"));
-        QVERIFY(hasWarning(d, "the counters cannot be read and are left out"));
-        QVERIFY(d.countedAllocations.empty() && d.allocations.empty() && d.counters.empty());
-        QCOMPARE(d.events.size(), c->events.size());
-        // A thread the thread table does not have (a hostile file could name millions).
-        rewrite("/spanscope/alloc/event_threads", {7});
-        auto unknown = io::readRegionFile(path);
-        QVERIFY(unknown.ok());
-        QVERIFY(hasWarning(*unknown.value(), "an allocation names a thread the thread table does not have"));
-        QVERIFY(unknown.value()->tracks.size() <= c->tracks.size()); // none made up for thread 7
-    }
-
     void nestingPerThreadAndDomain()
     {
         NvtxAssembler a;
@@ -285,10 +69,10 @@ private slots:
         QCOMPARE(c->threads[0].nativeId, int64_t(10));
         QCOMPARE(c->threads[1].nativeId, int64_t(11));
         QVERIFY(c->tasks.empty());
-        const int64_t outer = firstEvent(*c, "outer");
+        const int64_t outer = firstEventOf(*c, "outer");
         QCOMPARE(c->events.threadIds[size_t(outer)], int64_t(0));
         QCOMPARE(c->events.threadIds[size_t(outer + 1)], int64_t(1));
-        QCOMPARE(c->nvtx.callDomains[size_t(firstEvent(*c, "libwork"))], 5u);
+        QCOMPARE(c->nvtx.callDomains[size_t(firstEventOf(*c, "libwork"))], 5u);
         QVERIFY(c->warnings.empty());
         QCOMPARE(metadataInt(*c, "pid"), int64_t(77));
         QCOMPARE(metadataInt(*c, "nvtx_anomalies"), int64_t(0));
@@ -296,8 +80,8 @@ private slots:
         // interleave on thread 10, so nesting moves the overlapping call to a lane of its own.
         QVERIFY(computeNesting(*c));
         QCOMPARE(c->warnings.size(), size_t(1));
-        QVERIFY(hasWarning(*c, "inferred overlap lanes"));
-        QCOMPARE(int(c->events.depth[size_t(firstEvent(*c, "inner"))]), 1);
+        QVERIFY(hasWarningContaining(*c, "inferred overlap lanes"));
+        QCOMPARE(int(c->events.depth[size_t(firstEventOf(*c, "inner"))]), 1);
     }
 
     void crossThreadStartEnd()
@@ -314,7 +98,7 @@ private slots:
         auto c = a.snapshot();
         QCOMPARE(calls(*c, "cross"), QStringList({"1000-1500"}));
         QCOMPARE(c->tasks.size(), size_t(2)); // default and async-dom
-        const int64_t cross = firstEvent(*c, "cross");
+        const int64_t cross = firstEventOf(*c, "cross");
         const int64_t task = c->events.taskIds[size_t(cross)];
         QVERIFY(task >= 0);
         QCOMPARE(c->strings.text(c->tasks[size_t(task)].name), std::string("async-dom"));
@@ -325,7 +109,7 @@ private slots:
         // 0, tid 11 is 1); a range ended where it started is not listed.
         QCOMPARE(c->nvtx.crossThreadEnds.size(), size_t(1));
         QCOMPARE(c->nvtx.endThreadOf(uint64_t(cross)), int64_t(1));
-        QCOMPARE(c->nvtx.endThreadOf(uint64_t(firstEvent(*c, "plain"))), int64_t(-1));
+        QCOMPARE(c->nvtx.endThreadOf(uint64_t(firstEventOf(*c, "plain"))), int64_t(-1));
     }
 
     // An end that arrives before its start (another thread's frame first) still records
@@ -343,12 +127,13 @@ private slots:
         a.onEnd();
         a.finish();
         auto c = a.snapshot();
-        const auto handed = uint64_t(firstEvent(*c, "handed-over")), also = uint64_t(firstEvent(*c, "also-handed"));
+        const auto handed = uint64_t(firstEventOf(*c, "handed-over"));
+        const auto also = uint64_t(firstEventOf(*c, "also-handed"));
         QCOMPARE(c->nvtx.crossThreadEnds.size(), size_t(2));
         QCOMPARE(c->events.threadIds[handed], int64_t(1)); // tid 10 was seen second
-        QCOMPARE(c->nvtx.endThreadOf(handed), int64_t(0));  // tid 12, seen first
-        QCOMPARE(c->nvtx.endThreadOf(also), int64_t(2));    // tid 11
-        QCOMPARE(c->nvtx.endThreadOf(uint64_t(firstEvent(*c, "same-thread"))), int64_t(-1));
+        QCOMPARE(c->nvtx.endThreadOf(handed), int64_t(0)); // tid 12, seen first
+        QCOMPARE(c->nvtx.endThreadOf(also), int64_t(2));   // tid 11
+        QCOMPARE(c->nvtx.endThreadOf(uint64_t(firstEventOf(*c, "same-thread"))), int64_t(-1));
         QTemporaryDir dir;
         const std::string path = dir.filePath("cross.h5").toStdString();
         QVERIFY(io::writeCaptureFile(*c, path).ok());
@@ -379,8 +164,8 @@ private slots:
         QCOMPARE(calls(*c, "backwards"), QStringList({"1060-1060"}));
         QCOMPARE(a.counts().unknownEnds, uint64_t(1));
         QCOMPARE(a.counts().endsBeforeStart, uint64_t(1));
-        QVERIFY(hasWarning(*c, "1 range ends name a range that never started"));
-        QVERIFY(hasWarning(*c, "end before they start"));
+        QVERIFY(hasWarningContaining(*c, "1 range ends name a range that never started"));
+        QVERIFY(hasWarningContaining(*c, "end before they start"));
         QCOMPARE(metadataInt(*c, "nvtx_anomalies"), int64_t(2));
     }
 
@@ -433,7 +218,7 @@ private slots:
         auto c = a.snapshot();
         QCOMPARE(a.counts().unmatchedPops, uint64_t(2));
         QCOMPARE(calls(*c, "x"), QStringList({"1010-1020"}));
-        QVERIFY(hasWarning(*c, "2 pops had no open range"));
+        QVERIFY(hasWarningContaining(*c, "2 pops had no open range"));
     }
 
     void openRangesAtTheEnd()
@@ -452,7 +237,7 @@ private slots:
         QCOMPARE(calls(*c, "open-2"), QStringList({"1010-1090"}));
         QCOMPARE(calls(*c, "open-async"), QStringList({"1020-1090"}));
         QCOMPARE(c->nvtx.closedAtEnd.size(), size_t(3));
-        QVERIFY(hasWarning(*c, "3 ranges were still open when the job ended"));
+        QVERIFY(hasWarningContaining(*c, "3 ranges were still open when the job ended"));
         QCOMPARE(metadataInt(*c, "nvtx_closed_at_end"), int64_t(3));
         QVERIFY(computeNesting(*c));
     }
@@ -468,8 +253,8 @@ private slots:
         a.finish("at byte 100: stream truncated");
         auto c = a.snapshot();
         QCOMPARE(metadataInt(*c, "dropped_records"), int64_t(42));
-        QVERIFY(hasWarning(*c, "dropped 42 records"));
-        QVERIFY(hasWarning(*c, "stream truncated"));
+        QVERIFY(hasWarningContaining(*c, "dropped 42 records"));
+        QVERIFY(hasWarningContaining(*c, "stream truncated"));
     }
 
     void noEndFrameWarns()
@@ -479,7 +264,7 @@ private slots:
         f.push(10, 0, "x");
         f.pop(10, 1);
         a.finish();
-        QVERIFY(hasWarning(*a.snapshot(), "no end frame"));
+        QVERIFY(hasWarningContaining(*a.snapshot(), "no end frame"));
         NvtxAssembler b;
         Feed g(b);
         b.onEnd();
@@ -516,7 +301,7 @@ private slots:
         QCOMPARE(c->nvtx.marks.size(), size_t(2));
         QCOMPARE(a.counts().budgetDroppedSpans, uint64_t(3));
         QCOMPARE(a.counts().anomalies(), uint64_t(0));
-        QVERIFY(hasWarning(*c, "span budget left out 3 spans"));
+        QVERIFY(hasWarningContaining(*c, "span budget left out 3 spans"));
     }
 
     void recordsBeforeCalibrationAreConverted()
@@ -552,7 +337,7 @@ private slots:
         auto first = a.snapshot();
         QCOMPARE(first->events.size(), size_t(1));
         QCOMPARE(first->nvtx.closedAtEnd.size(), size_t(1));
-        QVERIFY(hasWarning(*first, "still open"));
+        QVERIFY(hasWarningContaining(*first, "still open"));
         f.pop(10, 10);
         f.push(10, 20, "b");
         f.pop(10, 30);
@@ -615,8 +400,8 @@ private slots:
         auto c = a.snapshot();
         QCOMPARE(calls(*c, "work"), QStringList({"100-200", "300-300"}));
         QCOMPARE(c->nvtx.closedAtEnd.size(), size_t(1));
-        QVERIFY(hasWarning(*c, "cut short"));
-        QVERIFY(hasWarning(*c, "stream truncated"));
+        QVERIFY(hasWarningContaining(*c, "cut short"));
+        QVERIFY(hasWarningContaining(*c, "stream truncated"));
         QCOMPARE(metadataInt(*c, "pid"), int64_t(42));
     }
 
@@ -652,7 +437,7 @@ private slots:
         read = io::readRegionFile(path);
         QVERIFY(read.ok());
         QVERIFY(read.value()->nvtx.crossThreadEnds.empty());
-        QVERIFY(hasWarning(*read.value(), "the NVTX tables cannot be read"));
+        QVERIFY(hasWarningContaining(*read.value(), "the NVTX tables cannot be read"));
     }
 
     void savedAndReadBack()

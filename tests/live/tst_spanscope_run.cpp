@@ -2,6 +2,7 @@
 // capture files, loaded back with model::loadCapture and summarized by spanscope-cli.
 #include "collector/nvtx_workload_counts.h"
 #include "support/forked_workers_check.h"
+#include "support/test_helpers.h"
 #include "model/capture_loader.h"
 #include "model/live/nvtx_assembler.h"
 #include "spanscope_version.h"
@@ -30,6 +31,7 @@
 
 using namespace spanscope::model;
 using namespace spanscope::test;
+using spanscope::testing::metadataInt;
 
 namespace {
 
@@ -62,12 +64,6 @@ std::map<std::string, uint64_t> callsPerRegion(const Capture& c)
     for (const auto& row : c.rows)
         calls[c.regionName(row.region)] += row.count;
     return calls;
-}
-
-int64_t metadataInt(const Capture& c, const char* key)
-{
-    const MetadataValue* v = findMetadata(c.metadata, key);
-    return v ? v->integer : -1;
 }
 
 // The streams spanscope-run recording into `h5` has received so far: the files in the

@@ -48,6 +48,22 @@ inline bool hasWarningContaining(const model::Capture& capture, const std::strin
     return false;
 }
 
+// The first event of region `region`, or -1.
+inline int64_t firstEventOf(const model::Capture& capture, const std::string& region)
+{
+    for (const auto& row : capture.rows)
+        if (capture.regionName(row.region) == region && row.count > 0)
+            return int64_t(row.offset);
+    return -1;
+}
+
+// An integer metadata value, or -1 when the key is missing.
+inline int64_t metadataInt(const model::Capture& capture, const char* key)
+{
+    const model::MetadataValue* v = model::findMetadata(capture.metadata, key);
+    return v ? v->integer : -1;
+}
+
 } // namespace spanscope::testing
 
 // Loads a file that must load; fails the test otherwise.
