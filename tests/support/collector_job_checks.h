@@ -99,7 +99,7 @@ struct Capture : DecoderHandler
     }
 };
 
-QProcessEnvironment collectorEnv(const char* var, const QString& value)
+inline QProcessEnvironment collectorEnv(const char* var, const QString& value)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("NVTX_INJECTION64_PATH", SPANSCOPE_COLLECTOR_LIB);
@@ -111,7 +111,7 @@ QProcessEnvironment collectorEnv(const char* var, const QString& value)
 
 // Runs the workload with SPANSCOPE_OUTPUT=<file>; returns false (with a QTest failure) if it
 // does not finish within `timeoutMs` or fails.
-bool runToFile(const QStringList& args, const QString& file, QByteArray* out = nullptr,
+inline bool runToFile(const QStringList& args, const QString& file, QByteArray* out = nullptr,
                int timeoutMs = 30000, bool forks = false, const QStringList& extraEnv = {})
 {
     QProcess p;
@@ -143,7 +143,7 @@ bool runToFile(const QStringList& args, const QString& file, QByteArray* out = n
 }
 
 // Decodes a whole file; the error, empty when the stream is well-formed.
-std::string decodeFile(const QString& path, Capture& capture)
+inline std::string decodeFile(const QString& path, Capture& capture)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
@@ -160,7 +160,7 @@ std::string decodeFile(const QString& path, Capture& capture)
 // Empty when every thread's push/pop stack in the stream never goes below zero and ends
 // empty: no pop the viewer would match with the wrong range, no range left open because its
 // pop was lost. Otherwise what is wrong.
-std::string unbalancedStacks(const Capture& c)
+inline std::string unbalancedStacks(const Capture& c)
 {
     std::map<std::uint32_t, int64_t> depth;
     for (const auto& op : c.stackOps) {

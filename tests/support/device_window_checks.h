@@ -42,18 +42,18 @@ struct Report
 std::mutex g_reportsMutex;
 std::vector<Report> g_reports, g_collectorReports;
 
-Report copyReport(const spanscope_device_window_report* r)
+inline Report copyReport(const spanscope_device_window_report* r)
 {
     return Report{
         r->size,        r->device,    r->stream,        r->name != nullptr, r->name ? r->name : "",
         r->hostStartNs, r->hostEndNs, r->deviceStartNs, r->deviceEndNs,     r->deviceDurationNs};
 }
-void captureReport(const spanscope_device_window_report* r)
+inline void captureReport(const spanscope_device_window_report* r)
 {
     std::lock_guard<std::mutex> lock(g_reportsMutex);
     g_reports.push_back(copyReport(r));
 }
-std::vector<Report> reports()
+inline std::vector<Report> reports()
 {
     std::lock_guard<std::mutex> lock(g_reportsMutex);
     return g_reports;
@@ -61,12 +61,12 @@ std::vector<Report> reports()
 
 // A host clock the tests set.
 std::atomic<std::int64_t> g_hostNow{1000000};
-std::int64_t fakeHostClock()
+inline std::int64_t fakeHostClock()
 {
     return g_hostNow.load();
 }
 
-Options testOptions()
+inline Options testOptions()
 {
     Options options;
     options.reporter = captureReport;
@@ -82,16 +82,16 @@ template <typename T> Error errorOf(const Result<T>& result)
 
 // Waits; the device ns, or -1 for an empty result of stop() and -2 for an error of wait(), so
 // that a wrong implementation fails a comparison instead of asserting in value().
-std::int64_t waitNs(Duration& duration)
+inline std::int64_t waitNs(Duration& duration)
 {
     Result<std::int64_t> ns = duration.wait();
     return ns ? ns.value() : -2;
 }
-std::int64_t waitNs(Result<Duration>& stopped)
+inline std::int64_t waitNs(Result<Duration>& stopped)
 {
     return stopped ? waitNs(stopped.value()) : -1;
 }
-WindowTimes waitTimes(Result<Duration>& stopped)
+inline WindowTimes waitTimes(Result<Duration>& stopped)
 {
     WindowTimes failed;
     failed.deviceNs = -1;
@@ -102,7 +102,7 @@ WindowTimes waitTimes(Result<Duration>& stopped)
 }
 
 // Opens, runs `ns` of work, closes and waits; the device duration (or -1 on an error).
-std::int64_t measure(Windows& windows, FakeDevice& fake, int stream, std::int64_t ns)
+inline std::int64_t measure(Windows& windows, FakeDevice& fake, int stream, std::int64_t ns)
 {
     Result<WindowToken> token = windows.start(stream);
     if (!token)
@@ -116,7 +116,7 @@ std::int64_t measure(Windows& windows, FakeDevice& fake, int stream, std::int64_
 }
 
 // Before each test: no reports yet, the host clock at 1 ms.
-void resetReports()
+inline void resetReports()
 {
     std::lock_guard<std::mutex> lock(g_reportsMutex);
     g_reports.clear();
