@@ -82,10 +82,13 @@ uint32_t NvtxAssembler::regionOf(uint32_t messageId)
 
 uint32_t NvtxAssembler::regionNamed(std::string_view name)
 {
-    auto [it, added] = m_ingest->regionOf.try_emplace(std::string(name), uint32_t(m_regionNames.size()));
-    if (added)
-        m_regionNames.push_back(name);
-    return it->second;
+    // Called for every CUDA API call and allocation span: a hit must not allocate.
+    if (auto it = m_ingest->regionOf.find(name); it != m_ingest->regionOf.end())
+        return it->second;
+    const auto region = uint32_t(m_regionNames.size());
+    m_ingest->regionOf.emplace(std::string(name), region);
+    m_regionNames.push_back(name);
+    return region;
 }
 
 bool NvtxAssembler::admitRoot(int64_t ns)
@@ -182,7 +185,9 @@ void NvtxAssembler::onAllocSpan(const AllocSpanRecord& r)
     call.start = start;
     call.end = end;
     call.open = false;
-    call.region = regionNamed("alloc: " + std::string(text(r.operation)));
+    std::string name = "alloc: ";
+    name += text(r.operation);
+    call.region = regionNamed(name);
     call.thread = call.endThread = threadOf(r.tid);
     call.domain = kAllocSpanDomain;
     call.async = true;

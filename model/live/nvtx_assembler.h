@@ -23,9 +23,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -185,7 +187,7 @@ private:
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
-    uint32_t regionOfKind(const std::string& name, RegionKind kind);
+    uint32_t regionOfKind(std::string_view name, RegionKind kind);
     // Where a snapshot puts each call: rows by region, CPU calls first; within a row by
     // start, then shown end descending, then arrival (nvtx_assembler_layout.cpp).
     struct Layout
@@ -219,11 +221,18 @@ private:
     // JobAssembler::freeze makes on the ingest thread for every live update leaves them out:
     // with a name per range (PyTorch's emit_nvtx, "aten::add, seq = N") they grow by every
     // range, and copying them held up the socket for ~0.3 s per million names.
+    struct NameHash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+    };
     struct IngestTables
     {
         std::unordered_map<uint32_t, uint32_t> textOfString; // string id -> m_texts index
         std::unordered_map<uint32_t, uint32_t> threadOfTid;
-        std::unordered_map<std::string, uint32_t> regionOf; // name (and kind) -> region
+        // name (and kind) -> region; looked up by string_view, so a hit allocates nothing
+        std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> regionOf;
+        std::string kindKey; // regionOfKind's key, reused
         std::unordered_map<uint32_t, uint32_t> regionOfMessage;  // string id -> region
         std::unordered_map<uint64_t, uint32_t> openAsync;        // range id -> call
         std::unordered_map<uint64_t, PendingEnd> pendingEnds;    // ends seen before their start

@@ -84,19 +84,24 @@ std::string overheadName(uint32_t kind)
 
 } // namespace
 
-uint32_t NvtxAssembler::regionOfKind(const std::string& name, RegionKind kind)
+uint32_t NvtxAssembler::regionOfKind(std::string_view name, RegionKind kind)
 {
     if (kind == RegionKind::Cpu)
         return regionNamed(name);
     // Regions are keyed by (name, kind): a kernel and an NVTX range of one name are two.
-    const std::string key = name + '\x1f' + regionKindName(kind);
-    auto [it, added] = m_ingest->regionOf.try_emplace(key, uint32_t(m_regionNames.size()));
-    if (added) {
-        m_regionNames.push_back(name);
-        m_regionKinds.resize(m_regionNames.size(), RegionKind::Cpu);
-        m_regionKinds.back() = kind;
-    }
-    return it->second;
+    // Every kernel asks: the key is built in a kept buffer, so a hit allocates nothing.
+    std::string& key = m_ingest->kindKey;
+    key.assign(name);
+    key += '\x1f';
+    key += regionKindName(kind);
+    if (auto it = m_ingest->regionOf.find(key); it != m_ingest->regionOf.end())
+        return it->second;
+    const auto region = uint32_t(m_regionNames.size());
+    m_ingest->regionOf.emplace(key, region);
+    m_regionNames.push_back(name);
+    m_regionKinds.resize(m_regionNames.size(), RegionKind::Cpu);
+    m_regionKinds.back() = kind;
+    return region;
 }
 
 void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread,
@@ -148,8 +153,9 @@ void NvtxAssembler::onGpuKernel(const GpuKernelRecord& r)
     GpuWork work{GpuWorkKind::Kernel, r.device, r.stream, r.context, r.correlation,
                  uint32_t(m_kernelShapes.size())};
     m_kernelShapes.push_back(shape);
-    const std::string name(text(r.nameId));
-    addCudaCall(r.startNs, r.endNs, regionOfKind(name.empty() ? "(unnamed kernel)" : name, RegionKind::Kernel),
+    const std::string_view name = text(r.nameId);
+    addCudaCall(r.startNs, r.endNs,
+                regionOfKind(name.empty() ? std::string_view("(unnamed kernel)") : name, RegionKind::Kernel),
                 kNoThread, work);
 }
 
@@ -176,9 +182,10 @@ void NvtxAssembler::onCudaApi(const CudaApiRecord& r)
 {
     if (m_finished)
         return;
-    const std::string name(text(r.nameId));
+    const std::string_view name = text(r.nameId);
     GpuWork work{GpuWorkKind::Api, -1, kNoStream, 0, r.correlation, r.api};
-    addCudaCall(r.startNs, r.endNs, regionNamed(name.empty() ? "(unnamed CUDA call)" : name), threadOf(r.tid), work);
+    addCudaCall(r.startNs, r.endNs, regionNamed(name.empty() ? std::string_view("(unnamed CUDA call)") : name),
+                threadOf(r.tid), work);
 }
 
 void NvtxAssembler::onCudaSync(const CudaSyncRecord& r)
@@ -223,9 +230,9 @@ void NvtxAssembler::onDeviceWindow(const DeviceWindowRecord& r)
     const int64_t end = placed ? r.deviceEndNs : addSaturating(clampNs(r.hostStartNs), clampNs(r.deviceDurationNs));
     GpuWork work{GpuWorkKind::Window, r.device, kNoStream, 0, 0, uint32_t(m_windowHostTimes.size())};
     m_windowHostTimes.emplace_back(clampNs(r.hostStartNs), clampNs(r.hostEndNs));
-    const std::string name(text(r.nameId));
-    addCudaCall(start, end, regionOfKind(name.empty() ? "device window" : name, RegionKind::GpuRange), kNoThread,
-                work);
+    const std::string_view name = text(r.nameId);
+    addCudaCall(start, end, regionOfKind(name.empty() ? std::string_view("device window") : name, RegionKind::GpuRange),
+                kNoThread, work);
 }
 
 void NvtxAssembler::onCudaDropped(const CudaDroppedRecord& r)
