@@ -30,6 +30,11 @@ constexpr int kSendWaitMs = 20;
 // job's threads queue meanwhile, up to the cap. A viewer that makes no room for a minute
 // is stuck; its frames are dropped and counted, as in the default mode.
 constexpr int kLosslessSendWaitMs = 60000;
+// At exit the sender waits for the viewer as long as it takes bytes, giving up once it took
+// none for this long (ms): a viewer busy assembling, or descheduled on a loaded machine, for
+// a few hundred milliseconds still gets the last frames whole and the End frame; a stuck
+// one holds the job's exit this long once, not once per frame.
+constexpr int kExitStallMs = 2000;
 // Most bytes taken from one thread's queue per drain: a thread writing as fast as the
 // sender reads must not keep it from the other threads and from sending.
 constexpr std::size_t kMaxDrainBytes = 16u << 20;
@@ -114,11 +119,11 @@ void Collector::drainQueues()
     m_totalDropped += queueDrops;
 }
 
-void Collector::flush(int waitMs, bool final)
+bool Collector::flush(int waitMs, bool final)
 {
     std::lock_guard flushLock(m_flushMutex);
     if (m_sink->closed())
-        return;
+        return false;
     // Thread records first, then meta, then the string count: every string a record or a
     // meta record refers to was interned (and counted, see StringTable::intern) before that
     // record was published, so it is among this batch's definitions. The definitions go
@@ -146,6 +151,7 @@ void Collector::flush(int waitMs, bool final)
         appendCalibration(m_essential);
     AllocTap::appendTotals(m_essential, ticks(), final);
 
+    bool gaveUpWaiting = false;
     std::size_t pos = 0;
     do {
         // Split at record boundaries so no frame grows past kMaxRecordsPerFrame of records.
@@ -183,13 +189,15 @@ void Collector::flush(int waitMs, bool final)
             m_totalDropped += lost;
             if (m_sink->closed()) {
                 m_records.clear();
-                return;
+                return false;
             }
+            gaveUpWaiting = gaveUpWaiting || waitMs > 0;
             waitMs = 0; // the viewer is stuck: do not wait again for the rest of this batch
         }
         pos = end;
     } while (pos < m_records.size());
     m_records.clear();
+    return gaveUpWaiting;
 }
 
 void Collector::senderLoop()
@@ -244,22 +252,23 @@ void Collector::finish()
     if (m_sender.joinable())
         m_sender.join();
     try {
-        // The exit flush may wait a little for a slow viewer, so the last records and the
-        // final Dropped count have a chance to get there.
+        // The exit flush waits for a slow viewer (see kExitStallMs), so the last records, the
+        // final Dropped count and the End frame get there, and no frame is cut in the middle.
         // Lossless: everything queued goes out, waiting for the viewer as long as it makes
         // progress.
-        const int waitMs = m_queue.lossless ? kLosslessSendWaitMs : 200;
+        int waitMs = m_queue.lossless ? kLosslessSendWaitMs : kExitStallMs;
         // As many flushes as what is queued now takes, no more: a thread still recording
         // while the process exits must not keep it here.
         std::uint64_t flushes = m_queue.bytes.load() / kMaxDrainBytes + 2;
         do
-            flush(waitMs, true);
+            if (flush(waitMs, true))
+                waitMs = 0; // the viewer is stuck: the job's exit waits for it once only
         while (m_drainIncomplete && !m_sink->closed() && --flushes > 0);
         if (m_pendingDropped > 0 || !m_essential.empty() || !m_kept.empty())
             flush(waitMs, false); // one more try for the last definitions and Dropped count
         // End means "everything was accounted for": only after all of it went out.
         if (!m_sink->closed() && m_pendingDropped == 0 && m_essential.empty() && m_kept.empty())
-            sendFrame(static_cast<std::uint16_t>(proto::FrameType::End), {}, 200);
+            sendFrame(static_cast<std::uint16_t>(proto::FrameType::End), {}, waitMs);
     } catch (...) {
     }
     m_enabled.store(false, std::memory_order_relaxed);

@@ -136,6 +136,38 @@ private slots:
         QVERIFY2(unbalanced.empty(), unbalanced.c_str());
     }
 
+    // The job exits while its viewer is busy elsewhere for a second (assembling, or not
+    // scheduled on a loaded machine) with frames still to send: the exit flush waits for it
+    // (collector_sender.cpp, kExitStallMs), so the stream still ends whole, with its End
+    // frame, and every pair is in it or counted as dropped.
+    void viewerBusyWhileTheJobExitsStillGetsAWholeStream()
+    {
+        QTemporaryDir dir;
+        const QString socketPath = dir.filePath("busy.sock");
+        FakeViewer viewer(socketPath, FakeViewer::Mode::NeverRead);
+        QProcess p;
+        p.setProcessEnvironment(collectorEnv("SPANSCOPE_SOCKET", socketPath));
+        p.start(SPANSCOPE_NVTX_WORKLOAD, {"pairs", "400000"});
+        QVERIFY(p.waitForStarted());
+        // It printed its count: it is exiting, its socket full since the viewer reads nothing.
+        QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 60000);
+        std::this_thread::sleep_for(std::chrono::seconds(1)); // the busy viewer, not a wait on the job
+        viewer.startReading();
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+
+        const QByteArray bytes = viewer.readAll();
+        Capture c;
+        Decoder d(c);
+        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
+        QVERIFY2(d.finish(), d.error().c_str());
+        QVERIFY(c.end);
+        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, std::size_t(2 * 400000));
+        const std::string unbalanced = unbalancedStacks(c);
+        QVERIFY2(unbalanced.empty(), unbalanced.c_str());
+    }
+
     // Lossless mode: four threads record 2 M pairs with no pause while the viewer reads
     // nothing; the job queues them in memory, and once the viewer reads, at exit,
     // everything arrives: nothing dropped, every pair whole, and the peak reported.
