@@ -24,6 +24,9 @@ public:
     StringTable();
 
     NameId intern(std::string_view text);
+    // Room for `count` more strings without rehashing (a live snapshot interns every region
+    // name at once: a million of them, with a name per range).
+    void reserve(size_t count) { m_index.reserve(m_index.size() + count); }
     const std::string& text(NameId id) const { return m_strings[id.value]; }
     size_t size() const { return m_strings.size(); }
 

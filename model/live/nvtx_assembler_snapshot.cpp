@@ -34,6 +34,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     c.ranks = {0};
     const int64_t last = m_lastNs == INT64_MIN ? 0 : m_lastNs;
 
+    c.strings.reserve(m_regionNames.size());
+    c.regionNames.reserve(m_regionNames.size());
     for (size_t r = 0; r < m_regionNames.size(); ++r)
         c.regionNames.push_back(c.strings.intern(m_regionNames[r]));
 
@@ -195,6 +197,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     std::sort(c.nvtx.crossThreadEnds.begin(), c.nvtx.crossThreadEnds.end(),
               [](const NvtxCrossThreadEnd& a, const NvtxCrossThreadEnd& b) { return a.event < b.event; });
     const auto regions = uint32_t(m_regionNames.size());
+    size_t rowCount = 0;
+    for (size_t bucket = 0; bucket + 1 < layout.rowBegin.size(); ++bucket)
+        rowCount += layout.rowBegin[bucket + 1] != layout.rowBegin[bucket];
+    c.rows.reserve(rowCount);
     for (size_t bucket = 0; bucket + 1 < layout.rowBegin.size(); ++bucket) {
         if (layout.rowBegin[bucket + 1] == layout.rowBegin[bucket])
             continue;

@@ -6,15 +6,36 @@
 #include "region_stats.h"
 
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace spanscope::model {
+
+// The rows of each region (region id -> its rows, by rank), stored flat: two allocations for
+// the whole capture rather than one per region, which a capture with a region per call (a
+// name per range, as PyTorch's emit_nvtx writes them) would pay a million times per update.
+class RowsOfRegion
+{
+public:
+    explicit RowsOfRegion(const Capture& capture);
+    RowsOfRegion() = default;
+
+    std::span<const uint32_t> operator[](uint32_t region) const
+    {
+        return {m_rows.data() + m_begin[region], size_t(m_begin[region + 1] - m_begin[region])};
+    }
+    size_t size() const { return m_begin.empty() ? 0 : m_begin.size() - 1; }
+
+private:
+    std::vector<uint32_t> m_begin; // region -> its first entry in m_rows; one more at the end
+    std::vector<uint32_t> m_rows;  // row indices, region after region
+};
 
 struct CaptureSummary
 {
     std::vector<RegionStats> perRow;              // index = row index in capture.rows
     std::vector<RegionStats> pooled;              // index = region id
-    std::vector<std::vector<uint32_t>> rowsOfRegion; // region id -> its rows, by rank
+    RowsOfRegion rowsOfRegion;                     // region id -> its rows, by rank
     // Region ids ordered by earliest first start over all ranks (stable); regions that
     // recorded nothing come last.
     std::vector<uint32_t> regionOrder;
