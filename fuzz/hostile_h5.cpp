@@ -209,7 +209,13 @@ void perRankGroups(FuzzInput& in, H5Builder& b)
     }
 }
 
-void columnar(FuzzInput& in, H5Builder& b, int schema, bool aggregate)
+// What the region part of a file holds, for the tables that refer to it.
+struct RegionShape
+{
+    std::size_t regions = 0, events = 0;
+};
+
+RegionShape columnar(FuzzInput& in, H5Builder& b, int schema, bool aggregate)
 {
     const std::size_t rows = in.inRange<std::size_t>(0, 8);
     const std::size_t names = std::max<std::size_t>(1, in.inRange<std::size_t>(0, rows + 1));
@@ -251,7 +257,7 @@ void columnar(FuzzInput& in, H5Builder& b, int schema, bool aggregate)
         for (const char* column : {"aggregate_counts", "aggregate_totals", "aggregate_minimums",
                                    "aggregate_maximums", "aggregate_exclusives"})
             intColumn(in, b, index + column, counts);
-        return;
+        return {names, 0};
     }
     const auto starts = ascending(in, events, in.hostileInt());
     std::vector<std::int64_t> first(events), second(events);
@@ -272,9 +278,10 @@ void columnar(FuzzInput& in, H5Builder& b, int schema, bool aggregate)
                 values[i] = std::int64_t(i % 3) - 1;
             intColumn(in, b, std::string("/events/") + optional, values);
         }
+    return {names, events};
 }
 
-void regionPart(FuzzInput& in, H5Builder& b, bool plausibleOnly)
+RegionShape regionPart(FuzzInput& in, H5Builder& b, bool plausibleOnly)
 {
     // spanscope writes schema 3, columnar; scope-profiler has written all three.
     int schema = plausibleOnly ? 3 : 1 + in.inRange(0, 2);
@@ -295,10 +302,11 @@ void regionPart(FuzzInput& in, H5Builder& b, bool plausibleOnly)
             stringAttribute(in, b, "/", "storage_layout", layout);
     }
     metadata(in, b);
-    if (schema == 1)
+    if (schema == 1) {
         perRankGroups(in, b);
-    else
-        columnar(in, b, schema, aggregate);
+        return {};
+    }
+    return columnar(in, b, schema, aggregate);
 }
 
 void laneTables(FuzzInput& in, H5Builder& b)
@@ -379,6 +387,134 @@ void nvtxTables(FuzzInput& in, H5Builder& b)
     }
 }
 
+// /spanscope/gpu: region kinds, GPU tracks, the events placed on them, kernel and copy
+// attributes, flows and devices, for a file of `shape`.
+void gpuTables(FuzzInput& in, H5Builder& b, RegionShape shape)
+{
+    if (!in.flag())
+        return;
+    const std::string g = "/spanscope/gpu/";
+    b.group("/spanscope/gpu");
+    std::vector<std::int64_t> kinds(shape.regions);
+    for (auto& k : kinds)
+        k = in.inRange(0, 3);
+    intColumn(in, b, g + "region_kinds", kinds);
+    const std::size_t tracks = in.inRange<std::size_t>(0, 3);
+    std::vector<std::int64_t> trackKinds(tracks), small(tracks);
+    for (std::size_t i = 0; i < tracks; ++i) {
+        trackKinds[i] = in.inRange(3, 6); // around GpuDevice and GpuStream
+        small[i] = in.inRange(-1, 2);
+    }
+    intColumn(in, b, g + "track_kinds", trackKinds);
+    for (const char* column : {"track_ranks", "track_devices", "track_streams", "track_sort_keys"})
+        intColumn(in, b, g + column, small);
+    stringColumn(in, b, g + "track_names", tracks);
+    const std::size_t placed = in.inRange<std::size_t>(0, shape.events);
+    std::vector<std::int64_t> eventIds(placed), eventTracks(placed);
+    for (std::size_t i = 0; i < placed; ++i) {
+        eventIds[i] = std::int64_t(i * shape.events / std::max<std::size_t>(placed, 1));
+        eventTracks[i] = in.inRange<std::int64_t>(0, std::int64_t(tracks));
+    }
+    intColumn(in, b, g + "event_ids", eventIds);
+    intColumn(in, b, g + "event_tracks", eventTracks);
+    const std::size_t activities = in.inRange<std::size_t>(0, shape.events);
+    std::vector<std::int64_t> events(activities), activityKinds(activities), values(activities), triples(3 * activities);
+    for (std::size_t i = 0; i < activities; ++i) {
+        events[i] = in.inRange<std::int64_t>(0, std::int64_t(shape.events));
+        activityKinds[i] = in.inRange(0, 3);
+        values[i] = in.inRange(0, 4);
+    }
+    for (auto& v : triples)
+        v = in.inRange(0, 1024);
+    intColumn(in, b, g + "activity_events", events);
+    intColumn(in, b, g + "activity_kinds", activityKinds);
+    for (const char* column : {"activity_correlations", "activity_contexts", "activity_registers",
+                               "activity_shared_bytes", "activity_copy_bytes", "activity_copy_kinds"})
+        intColumn(in, b, g + column, values);
+    intColumn(in, b, g + "activity_grid", triples);
+    intColumn(in, b, g + "activity_block", triples);
+    const std::size_t flows = in.inRange<std::size_t>(0, shape.events);
+    std::vector<std::int64_t> from(flows), to(flows), flowKinds(flows);
+    for (std::size_t i = 0; i < flows; ++i) {
+        from[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.events));
+        to[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.events));
+        flowKinds[i] = in.inRange(0, 4);
+    }
+    intColumn(in, b, g + "flow_from", from);
+    intColumn(in, b, g + "flow_to", to);
+    intColumn(in, b, g + "flow_kinds", flowKinds);
+    const std::size_t devices = in.inRange<std::size_t>(0, 2);
+    std::vector<std::int64_t> deviceIds(devices), deviceValues(devices);
+    for (std::size_t i = 0; i < devices; ++i) {
+        deviceIds[i] = std::int64_t(i);
+        deviceValues[i] = in.inRange(0, 132);
+    }
+    intColumn(in, b, g + "device_ids", deviceIds);
+    stringColumn(in, b, g + "device_names", devices);
+    for (const char* column : {"device_memory_bytes", "device_multiprocessors", "device_compute_major",
+                               "device_compute_minor", "device_warp_size"})
+        intColumn(in, b, g + column, deviceValues);
+}
+
+// /spanscope/counters and /spanscope/alloc: counter series with their samples, single
+// allocations and per-(thread, region) counts with their size bins.
+void counterAndAllocationTables(FuzzInput& in, H5Builder& b, RegionShape shape)
+{
+    if (in.flag()) {
+        const std::string g = "/spanscope/counters/";
+        b.group("/spanscope/counters");
+        const std::size_t counters = in.inRange<std::size_t>(0, 3);
+        std::vector<std::int64_t> small(counters);
+        for (auto& v : small)
+            v = in.inRange(-1, 2);
+        intColumn(in, b, g + "ranks", small);
+        intColumn(in, b, g + "devices", small);
+        stringColumn(in, b, g + "names", counters);
+        stringColumn(in, b, g + "units", counters);
+        const std::size_t samples = in.inRange<std::size_t>(0, 12);
+        std::vector<std::int64_t> sampleCounters(samples);
+        for (auto& v : sampleCounters)
+            v = in.inRange<std::int64_t>(-1, std::int64_t(counters));
+        intColumn(in, b, g + "sample_counters", sampleCounters);
+        intColumn(in, b, g + "sample_times", ascending(in, samples, in.hostileInt()));
+        std::vector<double> values(hostileLength(in, samples));
+        for (auto& v : values)
+            v = double(in.hostileInt()) / double(1 + in.byte());
+        b.doubles(g + "sample_values", values);
+    }
+    if (!in.flag())
+        return;
+    const std::string g = "/spanscope/alloc/";
+    b.group("/spanscope/alloc");
+    const std::size_t n = in.inRange<std::size_t>(0, 8);
+    std::vector<std::int64_t> small(n), bytes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        small[i] = in.inRange(-1, 2);
+        bytes[i] = in.byte() % 8 == 0 ? in.hostileInt() : in.inRange<std::int64_t>(-4096, 4096);
+    }
+    for (const char* column : {"event_ranks", "event_threads", "event_devices"})
+        intColumn(in, b, g + column, small);
+    intColumn(in, b, g + "event_times", ascending(in, n, in.hostileInt()));
+    intColumn(in, b, g + "event_addresses", bytes);
+    intColumn(in, b, g + "event_bytes", bytes);
+    const std::size_t m = in.inRange<std::size_t>(0, 4);
+    std::vector<std::int64_t> countedSmall(m), regions(m), counts(m), bins(m * 64);
+    for (std::size_t i = 0; i < m; ++i) {
+        countedSmall[i] = in.inRange(-1, 2);
+        regions[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.regions));
+        counts[i] = in.inRange(0, 100);
+    }
+    for (auto& v : bins)
+        v = in.byte() % 16 == 0 ? in.inRange(0, 5) : 0;
+    intColumn(in, b, g + "counted_ranks", countedSmall);
+    intColumn(in, b, g + "counted_threads", countedSmall);
+    intColumn(in, b, g + "counted_regions", regions);
+    for (const char* column : {"counted_allocations", "counted_bytes", "counted_frees"})
+        intColumn(in, b, g + column, counts);
+    intColumn(in, b, g + "counted_bin_allocations", bins);
+    intColumn(in, b, g + "counted_bin_bytes", bins);
+}
+
 } // namespace
 
 void writeHostileRegionFile(FuzzInput& in, const std::string& path)
@@ -390,9 +526,11 @@ void writeHostileRegionFile(FuzzInput& in, const std::string& path)
 void writeHostileCaptureFile(FuzzInput& in, const std::string& path)
 {
     H5Builder b(path);
-    regionPart(in, b, true);
+    const RegionShape shape = regionPart(in, b, true);
     laneTables(in, b);
     nvtxTables(in, b);
+    gpuTables(in, b, shape);
+    counterAndAllocationTables(in, b, shape);
 }
 
 } // namespace spanscope::fuzz

@@ -16,7 +16,7 @@ namespace spanscope::fuzz {
 void writeHostileRegionFile(FuzzInput& in, const std::string& path);
 
 // A spanscope capture: a small plausible columnar region table, then hostile /metadata,
-// /thread_table, /task_table and /spanscope/nvtx tables.
+// /thread_table, /task_table and /spanscope/nvtx, gpu, counters and alloc tables.
 void writeHostileCaptureFile(FuzzInput& in, const std::string& path);
 
 } // namespace spanscope::fuzz
