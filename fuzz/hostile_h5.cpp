@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace spanscope::fuzz {
@@ -309,7 +311,10 @@ RegionShape regionPart(FuzzInput& in, H5Builder& b, bool plausibleOnly)
     return columnar(in, b, schema, aggregate);
 }
 
-void laneTables(FuzzInput& in, H5Builder& b)
+// The rows of the thread table as (rank, index) pairs, for the tables that name threads.
+using ThreadRows = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+ThreadRows laneTables(FuzzInput& in, H5Builder& b)
 {
     const std::size_t threads = in.inRange<std::size_t>(0, 5);
     std::vector<std::int64_t> ranks(threads), index(threads), times(threads);
@@ -327,9 +332,12 @@ void laneTables(FuzzInput& in, H5Builder& b)
                 intColumn(in, b, std::string("/thread_table/") + column, times);
         stringColumn(in, b, "/thread_table/name", threads);
     }
+    ThreadRows rows;
+    for (std::size_t i = 0; i < threads; ++i)
+        rows.emplace_back(ranks[i], index[i]);
     const std::size_t tasks = in.inRange<std::size_t>(0, 4);
     if (tasks == 0)
-        return;
+        return rows;
     std::vector<std::int64_t> taskIndex(tasks), threadIndex(tasks);
     for (std::size_t i = 0; i < tasks; ++i) {
         taskIndex[i] = std::int64_t(i);
@@ -343,6 +351,7 @@ void laneTables(FuzzInput& in, H5Builder& b)
             intColumn(in, b, std::string("/task_table/") + column, taskIndex);
     for (const char* column : {"kind", "name", "coro_name"})
         stringColumn(in, b, std::string("/task_table/") + column, tasks);
+    return rows;
 }
 
 void nvtxTables(FuzzInput& in, H5Builder& b)
@@ -387,6 +396,12 @@ void nvtxTables(FuzzInput& in, H5Builder& b)
     }
 }
 
+// An index into a table of `n` rows (0 when it has none: the reader must refuse it then).
+std::int64_t indexInto(FuzzInput& in, std::size_t n)
+{
+    return n == 0 ? 0 : in.inRange<std::int64_t>(0, std::int64_t(n) - 1);
+}
+
 // /spanscope/gpu: region kinds, GPU tracks, the events placed on them, kernel and copy
 // attributes, flows and devices, for a file of `shape`.
 void gpuTables(FuzzInput& in, H5Builder& b, RegionShape shape)
@@ -400,29 +415,30 @@ void gpuTables(FuzzInput& in, H5Builder& b, RegionShape shape)
         k = in.inRange(0, 3);
     intColumn(in, b, g + "region_kinds", kinds);
     const std::size_t tracks = in.inRange<std::size_t>(0, 3);
-    std::vector<std::int64_t> trackKinds(tracks), small(tracks);
+    std::vector<std::int64_t> trackKinds(tracks), trackRanks(tracks), small(tracks);
     for (std::size_t i = 0; i < tracks; ++i) {
-        trackKinds[i] = in.inRange(3, 6); // around GpuDevice and GpuStream
+        trackKinds[i] = in.flag() ? 4 : 5; // GpuDevice, GpuStream
         small[i] = in.inRange(-1, 2);
     }
     intColumn(in, b, g + "track_kinds", trackKinds);
-    for (const char* column : {"track_ranks", "track_devices", "track_streams", "track_sort_keys"})
+    intColumn(in, b, g + "track_ranks", trackRanks);
+    for (const char* column : {"track_devices", "track_streams", "track_sort_keys"})
         intColumn(in, b, g + column, small);
     stringColumn(in, b, g + "track_names", tracks);
-    const std::size_t placed = in.inRange<std::size_t>(0, shape.events);
+    const std::size_t placed = tracks == 0 ? 0 : in.inRange<std::size_t>(0, shape.events);
     std::vector<std::int64_t> eventIds(placed), eventTracks(placed);
     for (std::size_t i = 0; i < placed; ++i) {
         eventIds[i] = std::int64_t(i * shape.events / std::max<std::size_t>(placed, 1));
-        eventTracks[i] = in.inRange<std::int64_t>(0, std::int64_t(tracks));
+        eventTracks[i] = indexInto(in, tracks);
     }
     intColumn(in, b, g + "event_ids", eventIds);
     intColumn(in, b, g + "event_tracks", eventTracks);
     const std::size_t activities = in.inRange<std::size_t>(0, shape.events);
     std::vector<std::int64_t> events(activities), activityKinds(activities), values(activities), triples(3 * activities);
     for (std::size_t i = 0; i < activities; ++i) {
-        events[i] = in.inRange<std::int64_t>(0, std::int64_t(shape.events));
-        activityKinds[i] = in.inRange(0, 3);
-        values[i] = in.inRange(0, 4);
+        events[i] = indexInto(in, shape.events);
+        activityKinds[i] = in.inRange(0, 2); // other, kernel, copy
+        values[i] = in.inRange(0, 5);
     }
     for (auto& v : triples)
         v = in.inRange(0, 1024);
@@ -436,9 +452,9 @@ void gpuTables(FuzzInput& in, H5Builder& b, RegionShape shape)
     const std::size_t flows = in.inRange<std::size_t>(0, shape.events);
     std::vector<std::int64_t> from(flows), to(flows), flowKinds(flows);
     for (std::size_t i = 0; i < flows; ++i) {
-        from[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.events));
-        to[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.events));
-        flowKinds[i] = in.inRange(0, 4);
+        from[i] = indexInto(in, shape.events);
+        to[i] = indexInto(in, shape.events);
+        flowKinds[i] = in.inRange(0, 2);
     }
     intColumn(in, b, g + "flow_from", from);
     intColumn(in, b, g + "flow_to", to);
@@ -458,23 +474,23 @@ void gpuTables(FuzzInput& in, H5Builder& b, RegionShape shape)
 
 // /spanscope/counters and /spanscope/alloc: counter series with their samples, single
 // allocations and per-(thread, region) counts with their size bins.
-void counterAndAllocationTables(FuzzInput& in, H5Builder& b, RegionShape shape)
+void counterAndAllocationTables(FuzzInput& in, H5Builder& b, RegionShape shape, const ThreadRows& threadRows)
 {
     if (in.flag()) {
         const std::string g = "/spanscope/counters/";
         b.group("/spanscope/counters");
         const std::size_t counters = in.inRange<std::size_t>(0, 3);
-        std::vector<std::int64_t> small(counters);
-        for (auto& v : small)
-            v = in.inRange(-1, 2);
-        intColumn(in, b, g + "ranks", small);
-        intColumn(in, b, g + "devices", small);
+        std::vector<std::int64_t> ranks(counters), devices(counters);
+        for (auto& v : devices)
+            v = in.inRange(-1, 1);
+        intColumn(in, b, g + "ranks", ranks);
+        intColumn(in, b, g + "devices", devices);
         stringColumn(in, b, g + "names", counters);
         stringColumn(in, b, g + "units", counters);
-        const std::size_t samples = in.inRange<std::size_t>(0, 12);
+        const std::size_t samples = counters == 0 ? 0 : in.inRange<std::size_t>(0, 12);
         std::vector<std::int64_t> sampleCounters(samples);
         for (auto& v : sampleCounters)
-            v = in.inRange<std::int64_t>(-1, std::int64_t(counters));
+            v = indexInto(in, counters);
         intColumn(in, b, g + "sample_counters", sampleCounters);
         intColumn(in, b, g + "sample_times", ascending(in, samples, in.hostileInt()));
         std::vector<double> values(hostileLength(in, samples));
@@ -486,28 +502,32 @@ void counterAndAllocationTables(FuzzInput& in, H5Builder& b, RegionShape shape)
         return;
     const std::string g = "/spanscope/alloc/";
     b.group("/spanscope/alloc");
+    // Device memory no thread asked for sits on its GPU's track: no thread table needed.
     const std::size_t n = in.inRange<std::size_t>(0, 8);
-    std::vector<std::int64_t> small(n), bytes(n);
+    std::vector<std::int64_t> ranks(n), threads(n, -1), devices(n), bytes(n);
     for (std::size_t i = 0; i < n; ++i) {
-        small[i] = in.inRange(-1, 2);
+        devices[i] = in.inRange(0, 1);
         bytes[i] = in.byte() % 8 == 0 ? in.hostileInt() : in.inRange<std::int64_t>(-4096, 4096);
     }
-    for (const char* column : {"event_ranks", "event_threads", "event_devices"})
-        intColumn(in, b, g + column, small);
+    intColumn(in, b, g + "event_ranks", ranks);
+    intColumn(in, b, g + "event_threads", threads);
+    intColumn(in, b, g + "event_devices", devices);
     intColumn(in, b, g + "event_times", ascending(in, n, in.hostileInt()));
     intColumn(in, b, g + "event_addresses", bytes);
     intColumn(in, b, g + "event_bytes", bytes);
     const std::size_t m = in.inRange<std::size_t>(0, 4);
-    std::vector<std::int64_t> countedSmall(m), regions(m), counts(m), bins(m * 64);
+    std::vector<std::int64_t> countedRanks(m), countedThreads(m), regions(m), counts(m), bins(m * 64);
     for (std::size_t i = 0; i < m; ++i) {
-        countedSmall[i] = in.inRange(-1, 2);
-        regions[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.regions));
+        const std::int64_t t = indexInto(in, threadRows.size());
+        if (!threadRows.empty())
+            std::tie(countedRanks[i], countedThreads[i]) = threadRows[std::size_t(t)];
+        regions[i] = in.inRange<std::int64_t>(-1, std::int64_t(shape.regions) - 1);
         counts[i] = in.inRange(0, 100);
     }
     for (auto& v : bins)
         v = in.byte() % 16 == 0 ? in.inRange(0, 5) : 0;
-    intColumn(in, b, g + "counted_ranks", countedSmall);
-    intColumn(in, b, g + "counted_threads", countedSmall);
+    intColumn(in, b, g + "counted_ranks", countedRanks);
+    intColumn(in, b, g + "counted_threads", countedThreads);
     intColumn(in, b, g + "counted_regions", regions);
     for (const char* column : {"counted_allocations", "counted_bytes", "counted_frees"})
         intColumn(in, b, g + column, counts);
@@ -527,10 +547,10 @@ void writeHostileCaptureFile(FuzzInput& in, const std::string& path)
 {
     H5Builder b(path);
     const RegionShape shape = regionPart(in, b, true);
-    laneTables(in, b);
+    const ThreadRows threads = laneTables(in, b);
     nvtxTables(in, b);
     gpuTables(in, b, shape);
-    counterAndAllocationTables(in, b, shape);
+    counterAndAllocationTables(in, b, shape, threads);
 }
 
 } // namespace spanscope::fuzz

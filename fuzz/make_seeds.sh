@@ -64,4 +64,10 @@ for target in region_file capture_file; do
       > "$data/$target/seed-$n"
   done
 done
+# capture_file: a byte repeated makes the generator's same (mostly plausible) choice
+# throughout, so the file reads far enough for its GPU and allocation tables to be taken.
+for spec in 3:3200 19:3200 39:1600; do
+  python3 -c "import sys; sys.stdout.buffer.write(bytes([${spec%%:*}]) * ${spec##*:})" \
+    > "$data/capture_file/seed-plausible-${spec%%:*}"
+done
 ls -l "$data"/*

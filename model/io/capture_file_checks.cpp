@@ -49,10 +49,21 @@ std::string regionFileLoses(const Capture& capture)
     }
     if (!capture.instants.empty())
         lost.push_back("instants");
-    // A region file keeps lanes through its thread and task columns; tracks that only a
-    // source's own layout has (Chrome threads and async lanes) would collapse into one.
-    if (!capture.events.track.empty() && !capture.events.hasThreads() && !capture.events.hasTasks())
-        lost.push_back("threads and async tracks");
+    // A region file keeps lanes through its thread and task columns (and GPU work through
+    // /spanscope/gpu); without those columns, CPU calls on tracks that only a source's own
+    // layout has (Chrome threads and async lanes) would collapse into their rank's one.
+    const EventColumns& e = capture.events;
+    if (!e.track.empty() && !e.hasThreads() && !e.hasTasks()) {
+        for (size_t i = 0; i < e.size(); ++i) {
+            if (e.track[i] >= capture.tracks.size())
+                continue; // no track at all: not for this check (readers never make one)
+            const TrackKind kind = capture.tracks[e.track[i]].kind;
+            if (kind != TrackKind::Process && !isGpuTrack(kind)) {
+                lost.push_back("threads and async tracks");
+                break;
+            }
+        }
+    }
     if (lost.empty())
         return {};
     std::string text = lost.front();

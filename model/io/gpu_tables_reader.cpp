@@ -182,8 +182,14 @@ void readGpuTables(const H5File& file, Capture& capture)
     }
     capture.regionKinds = std::move(tables.regionKinds);
     assignTracks(capture); // CPU calls; GPU work is placed below
-    if (capture.events.track.size() != capture.events.size())
+    if (capture.events.track.size() != capture.events.size()) {
+        // No thread or task columns: assignTracks gave each CPU row one track (its
+        // RegionRow::track); the per-call column GPU work needs now holds it for every call.
         capture.events.track.resize(capture.events.size());
+        for (const RegionRow& row : capture.rows)
+            for (uint64_t e = row.offset; e < row.offset + row.count && e < capture.events.size(); ++e)
+                capture.events.track[e] = row.track.value;
+    }
     for (const RegionRow& row : capture.rows) // assignTracks left them: mark them unplaced
         if (capture.regionKind(row.region) != RegionKind::Cpu)
             for (uint64_t e = row.offset; e < row.offset + row.count && e < capture.events.size(); ++e)

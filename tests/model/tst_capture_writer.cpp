@@ -425,6 +425,41 @@ private slots:
         QCOMPARE(schema, int64_t(3));
     }
 
+    // GPU work on GPU tracks is kept (/spanscope/gpu) even where the file has no thread or
+    // task columns: its CPU calls sit on their rank's track, which the file keeps as it is,
+    // so nothing would be lost and saving must not be refused (found by fuzz capture_file).
+    void gpuTracksWithoutThreadColumnsAreSaved()
+    {
+        auto capture = buildCapture("step 0 0 100\nkernel 0 10 20\nkernel 0 30 45\n");
+        model::assignTracks(*capture);
+        model::Track stream;
+        stream.kind = model::TrackKind::GpuStream;
+        stream.device = 0;
+        stream.stream = 7;
+        const model::TrackId streamTrack = model::addTrack(*capture, stream);
+        capture->regionKinds = {model::RegionKind::Cpu, model::RegionKind::Kernel};
+        auto& e = capture->events;
+        for (size_t i = 0; i < e.size(); ++i)
+            e.track.push_back(capture->rows[0].count > i ? capture->rows[0].track.value : streamTrack.value);
+        QVERIFY(!e.hasThreads() && !e.hasTasks());
+
+        const auto file = path("gpu-no-threads.h5");
+        const auto written = model::io::writeCaptureFile(*capture, file);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().toString().c_str());
+        auto back = read(file);
+        QVERIFY(back);
+        QCOMPARE(back->rows.size(), size_t(2));
+        QCOMPARE(back->regionKind(back->rows[1].region), model::RegionKind::Kernel);
+        const model::TrackId onTrack = back->trackOfEvent(1, back->rows[1].offset);
+        QVERIFY(onTrack.valid() && onTrack.value < back->tracks.size());
+        const model::Track& kernelTrack = back->track(onTrack);
+        QCOMPARE(kernelTrack.kind, model::TrackKind::GpuStream);
+        QCOMPARE(kernelTrack.stream, int64_t(7));
+        const model::TrackId cpuTrack = back->trackOfEvent(0, back->rows[0].offset);
+        QVERIFY(cpuTrack.valid() && cpuTrack.value < back->tracks.size());
+        QCOMPARE(back->track(cpuTrack).kind, model::TrackKind::Process);
+    }
+
     void ranksWithoutCallsSurvive()
     {
         // Processes of a live capture that recorded no range keep their ranks when saved
