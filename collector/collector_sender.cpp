@@ -180,6 +180,10 @@ bool Collector::flush(int waitMs, bool final)
             m_kept.clear();
             m_pendingDropped = 0;
             m_pairs.sent();
+            if (waitMs > 0 && m_sink->holdsPartOfAFrame()) { // sent in part, then waited in vain
+                gaveUpWaiting = true;
+                waitMs = 0;
+            }
         } else {
             // Definitions stay queued for the next frame, and so do the records that close
             // ranges already sent (m_kept, sent before anything newer); the rest is lost,

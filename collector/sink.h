@@ -32,6 +32,9 @@ public:
     // `waitMs` > 0 lets a socket wait that long for room each time it is full.
     Result send(const iovec* parts, int count, int waitMs = 0);
     bool closed() const { return m_fd < 0; }
+    // Part of a frame is still to go (the reader made no room within the last wait): the
+    // next send finishes it first.
+    bool holdsPartOfAFrame() const { return !m_pending.empty(); }
     void close();
 
 private:
