@@ -131,7 +131,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
     e.start.resize(n);
     e.end.resize(n);
     e.threadIds.resize(n);
-    e.taskIds.resize(n);
+    // Task ids only where a call is async (a start/end range): otherwise every one is -1,
+    // which an absent column says for 8 bytes less per call and snapshot.
+    if (!taskOfCall.empty())
+        e.taskIds.resize(n);
     c.nvtx.callDomains.resize(n);
     c.nvtx.callCategories.resize(n);
     if (m_sawAllocations) {
@@ -168,7 +171,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
             e.start[k] = call.start;
             e.end[k] = endOf(call);
             e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
-            e.taskIds[k] = taskOfCall.empty() ? -1 : taskOfCall[i];
+            if (!taskOfCall.empty())
+                e.taskIds[k] = taskOfCall[i];
             c.nvtx.callDomains[k] = call.domain;
             c.nvtx.callCategories[k] = call.category;
             // Start/end ranges are not a thread's: nothing is attributed to them.
