@@ -110,8 +110,9 @@ private:
 
     void senderLoop();
     // Drains all buffers and sends what they held; a socket may wait `waitMs` for room (once
-    // per call). `final` (exit) adds a last clock calibration. True when it waited that long
-    // and dropped a frame: the viewer took nothing meanwhile.
+    // per call). `final` (exit) adds a last clock calibration. True when such a wait ran out
+    // (a frame dropped, or the rest of a frame sent in part still held): the viewer took
+    // nothing meanwhile.
     bool flush(int waitMs, bool final);
     // Moves each thread queue's records (up to kMaxDrainBytes of each) to m_records and
     // collects drop counts; sets m_drainIncomplete when one holds more. Needs m_flushMutex.
