@@ -124,16 +124,11 @@ private slots:
         QVERIFY2(out.startsWith("pairs "), out.constData());
         const std::uint64_t pairs = out.mid(6).trimmed().toULongLong();
 
-        const QByteArray bytes = viewer.readAll();
         Capture c;
-        Decoder d(c);
-        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
-        QVERIFY2(d.finish(), d.error().c_str());
-        QVERIFY(c.end);
+        checkWholeStreamOfPairs(viewer.readAll(), pairs, c);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(c.dropped > 0); // the socket really was full
-        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, 2 * pairs);
-        const std::string unbalanced = unbalancedStacks(c);
-        QVERIFY2(unbalanced.empty(), unbalanced.c_str());
     }
 
     // The job exits while its viewer is busy elsewhere for half a second (assembling, or not
@@ -151,23 +146,17 @@ private slots:
         QVERIFY(p.waitForStarted());
         // It printed its count: it is exiting, its socket full since the viewer reads nothing.
         QTRY_VERIFY_WITH_TIMEOUT(p.peek(64).startsWith("pairs "), 60000);
-        // The busy viewer (not a wait on the job): longer than the 200 ms the exit flush once
-        // allowed, well inside the 2 s it allows now.
+        // Time is what this test is about: the viewer stays busy for a set while (the job is
+        // already exiting, see above), longer than the 200 ms the exit flush once allowed and
+        // well inside the 2 s it allows now. No condition can stand in for a busy viewer.
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
         viewer.startReading();
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);
 
-        const QByteArray bytes = viewer.readAll();
         Capture c;
-        Decoder d(c);
-        QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
-        QVERIFY2(d.finish(), d.error().c_str());
-        QVERIFY(c.end);
-        QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, std::size_t(2 * 400000));
-        const std::string unbalanced = unbalancedStacks(c);
-        QVERIFY2(unbalanced.empty(), unbalanced.c_str());
+        checkWholeStreamOfPairs(viewer.readAll(), 400000, c);
     }
 
     // Lossless mode: four threads record 2 M pairs with no pause while the viewer reads

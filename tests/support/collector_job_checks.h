@@ -176,6 +176,20 @@ inline std::string unbalancedStacks(const Capture& c)
     return {};
 }
 
+// Decodes a stream that must be whole (every frame complete, ending in its End frame) into
+// `c` and checks that each of `pairs` push/pop pairs is in it or in its Dropped counts, and
+// that only whole ranges were lost. Records a QTest failure otherwise.
+inline void checkWholeStreamOfPairs(const QByteArray& bytes, std::uint64_t pairs, Capture& c)
+{
+    Decoder d(c);
+    QVERIFY2(d.feed(bytes.constData(), std::size_t(bytes.size())), d.error().c_str());
+    QVERIFY2(d.finish(), d.error().c_str());
+    QVERIFY(c.end);
+    QCOMPARE(std::uint64_t(c.pushes.size() + c.pops.size() + c.dropped), 2 * pairs);
+    const std::string unbalanced = unbalancedStacks(c);
+    QVERIFY2(unbalanced.empty(), unbalanced.c_str());
+}
+
 // A Unix socket server on a temp path that accepts one connection and then never reads it,
 // closes it at once, or reads it to the end. Test thread only.
 class FakeViewer
