@@ -12,6 +12,7 @@ struct JobAssembler::Stream
     }
     std::string source;
     NvtxAssembler assembler;
+    std::shared_ptr<MemoSlot> layoutMemo = std::make_shared<MemoSlot>();
     protocol::Decoder decoder;
     uint64_t bytesFed = 0;
     bool finished = false;
@@ -94,7 +95,7 @@ std::shared_ptr<const JobAssembler::JobSnapshot> JobAssembler::freeze() const
         // unless the stream ended that way, which its warning must say.
         if (s->decoder.bytesDecoded() == 0 && !(s->finished && s->bytesFed > 0))
             continue;
-        frozen->m_processes.push_back({s->assembler, s->detached});
+        frozen->m_processes.push_back({s->assembler, s->detached, s->layoutMemo});
     }
     frozen->m_nothingAndEnded = frozen->m_processes.empty() && m_jobEnded && openStreams() == 0;
     return frozen;
@@ -110,7 +111,9 @@ std::shared_ptr<Capture> JobAssembler::JobSnapshot::build() const
     std::vector<ProcessCapture> processes;
     std::shared_ptr<Capture> only; // the first process's capture, returned as is when alone
     for (const auto& process : m_processes) {
-        auto capture = process.assembler.snapshot();
+        std::unique_lock memoInUse(process.layoutMemo->mutex, std::try_to_lock);
+        auto capture = process.assembler.snapshot(memoInUse.owns_lock() ? &process.layoutMemo->memo : nullptr);
+        memoInUse = {};
         const MetadataValue* pid = findMetadata(capture->metadata, "pid");
         if (process.detached)
             capture->warnings.push_back(

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -54,12 +55,22 @@ public:
     // JobSnapshot::build() lays it out as a capture (O(events log
     // events); any thread). Streams that sent nothing are left out; a job that sent nothing
     // at all gives an empty capture that says so.
+    // Each stream's snapshots are laid out from the previous one's layout where they can
+    // (NvtxAssembler::LayoutMemo): a snapshot then costs a copy of the call order plus
+    // placing what changed, not sorting every row again. The memo is shared by the frozen
+    // copies of a stream and used by one build at a time; a build that finds it in use
+    // lays everything out.
     class JobSnapshot;
     std::shared_ptr<const JobSnapshot> freeze() const;
     std::shared_ptr<Capture> snapshot() const;
 
 private:
     struct Stream;
+    struct MemoSlot
+    {
+        std::mutex mutex;
+        NvtxAssembler::LayoutMemo memo;
+    };
     NvtxAssemblerOptions m_options;
     std::vector<std::unique_ptr<Stream>> m_streams;
     uint64_t m_version = 0;
@@ -77,6 +88,7 @@ private:
     {
         NvtxAssembler assembler; // a copy, frozen
         bool detached = false;
+        std::shared_ptr<MemoSlot> layoutMemo; // the stream's
     };
     std::vector<Process> m_processes;
     NvtxAssemblerOptions m_options;

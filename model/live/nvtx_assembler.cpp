@@ -3,6 +3,7 @@
 #include "../stats/saturating.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 namespace spanscope::model::live {
@@ -15,7 +16,11 @@ constexpr int64_t kSecondNs = 1'000'000'000;
 
 } // namespace
 
-NvtxAssembler::NvtxAssembler(NvtxAssemblerOptions options) : m_options(std::move(options)) {}
+NvtxAssembler::NvtxAssembler(NvtxAssemblerOptions options) : m_options(std::move(options))
+{
+    static std::atomic<uint64_t> lineages{0};
+    m_lineage = lineages.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 int64_t NvtxAssembler::toNs(uint64_t ticks)
 {
@@ -143,6 +148,7 @@ void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
     if (!first)
         return;
     // Records that came before any calibration hold raw ticks: convert them now.
+    ++m_rewrites;
     auto fix = [this](int64_t& t) { t = toNs(uint64_t(t)); };
     for (size_t i = 0; i < m_calls.size(); ++i) {
         if (m_calls[i].allocSpan || m_calls[i].gpu != kNotCuda) // CLOCK_MONOTONIC ns already
@@ -236,6 +242,7 @@ uint32_t NvtxAssembler::appendCall(const Call& call)
 {
     const auto index = uint32_t(m_calls.size());
     m_calls.push_back(call);
+    ++m_edits;
     if (call.async)
         m_asyncCalls.push_back(index);
     if (!m_callAllocations.empty())
@@ -268,6 +275,7 @@ void NvtxAssembler::onPop(const PopRecord& r)
     Call& c = m_calls.edit(call);
     c.end = std::max(ns, c.start);
     c.open = false;
+    ++m_edits;
 }
 
 void NvtxAssembler::closeAsync(uint32_t call, int64_t end, uint32_t endThread)
@@ -280,6 +288,7 @@ void NvtxAssembler::closeAsync(uint32_t call, int64_t end, uint32_t endThread)
     }
     c.end = end;
     c.open = false;
+    ++m_edits;
 }
 
 void NvtxAssembler::onRangeStart(const RangeStartRecord& r)

@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -105,9 +106,32 @@ public:
     // malformed or truncated stream), gets a warning. Records fed afterwards are ignored.
     void finish(const std::string& streamError = {});
 
+    // Where the previous snapshot of one assembler put each call, kept by whoever takes
+    // snapshots of it in turn (JobAssembler, for live updates; one snapshot at a time per
+    // memo): the next snapshot of the same assembler, or of a later copy of it, keeps the
+    // order of every call that was closed then and places only the calls that arrived or
+    // were still open since (nvtx_assembler_relayout.cpp). A memo of another assembler, of
+    // a later state or from before the clock was calibrated is not used (the snapshot lays
+    // everything out) and is replaced.
+    struct LayoutMemo
+    {
+        uint64_t lineage = 0;  // m_lineage of the assembler it describes
+        uint64_t edits = 0;    // m_edits then: a state at least this far along may use it
+        uint64_t rewrites = 0; // m_rewrites then: a rewrite of the call table voids it
+        size_t calls = 0;      // calls laid out
+        uint32_t regions = 0;  // regions then (the bucket numbering, see Layout)
+        int64_t lastNs = 0;    // the shown end of the calls open then
+        std::shared_ptr<const Column<uint32_t>> order; // Layout::order
+        std::vector<uint64_t> rowBegin;                // Layout::rowBegin
+        std::vector<uint64_t> openEvents; // events (ascending) of the calls open then
+        uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
+    };
+
     // The capture as of now: ranges still open are closed at the last timestamp seen and
-    // listed in nvtx.closedAtEnd. O(events log events); the result is the caller's.
-    std::shared_ptr<Capture> snapshot() const;
+    // listed in nvtx.closedAtEnd. O(events log events), or with a memo of an earlier
+    // snapshot of this assembler O(events) copied plus O(changed log changed); the result
+    // is the caller's. `memo` is read and then replaced by this snapshot's layout.
+    std::shared_ptr<Capture> snapshot(LayoutMemo* memo = nullptr) const;
 
     NvtxCounts counts() const;
     bool finished() const { return m_finished; }
@@ -192,12 +216,28 @@ private:
     // start, then shown end descending, then arrival (nvtx_assembler_layout.cpp).
     struct Layout
     {
-        Column<uint32_t> order; // event -> call: event k is call order[k]
+        // event -> call: event k is call order[k]. Shared with the memo of the next layout.
+        std::shared_ptr<Column<uint32_t>> order;
         // The events of bucket b are [rowBegin[b], rowBegin[b + 1]): bucket r < R holds
         // the CPU calls of region r, bucket R + r its GPU work (R regions).
         std::vector<uint64_t> rowBegin;
+        bool fromMemo = false; // made by relayout()
     };
-    Layout layout(int64_t lastNs) const;
+    Layout layout(int64_t lastNs, const LayoutMemo* memo) const;
+    // The calls counted per bucket, as Layout::rowBegin.
+    std::vector<uint64_t> rowBegins() const;
+    // Every call sorted into place (nvtx_assembler_layout.cpp).
+    Layout layoutAll(int64_t lastNs) const;
+    // The memo's order kept, the calls that changed since merged in; nullopt where the memo
+    // does not describe an earlier state of these calls (nvtx_assembler_relayout.cpp).
+    std::optional<Layout> relayout(int64_t lastNs, const LayoutMemo& memo) const;
+    // Whether `memo` describes an earlier (or this) state of this assembler's calls.
+    bool canRelayout(const LayoutMemo& memo) const
+    {
+        return memo.order && memo.lineage == m_lineage && memo.rewrites == m_rewrites
+               && memo.edits <= m_edits && memo.calls <= m_calls.size()
+               && memo.regions <= m_regionNames.size();
+    }
     // Below this many calls a snapshot is laid out on the calling thread alone (a helper
     // thread costs ~50 µs).
     static constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
@@ -212,6 +252,13 @@ private:
     bool m_finished = false, m_sawHello = false, m_sawEnd = false;
     std::string m_streamError;
     uint32_t m_pid = 0;
+
+    // Which assembler the calls are (copies keep it: a frozen copy describes the same
+    // calls), how many times a call was added or closed, and how many times calls already
+    // there were rewritten otherwise (the first clock calibration): what LayoutMemo checks.
+    uint64_t m_lineage = 0;
+    uint64_t m_edits = 0;
+    uint64_t m_rewrites = 0;
 
     bool m_calibrated = false;
     protocol::ClockCalibrationRecord m_calibration{};

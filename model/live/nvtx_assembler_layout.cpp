@@ -9,7 +9,27 @@
 
 namespace spanscope::model::live {
 
-NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
+NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs, const LayoutMemo* memo) const
+{
+    if (memo && canRelayout(*memo))
+        if (auto kept = relayout(lastNs, *memo))
+            return std::move(*kept);
+    return layoutAll(lastNs);
+}
+
+std::vector<uint64_t> NvtxAssembler::rowBegins() const
+{
+    const auto regions = uint32_t(m_regionNames.size());
+    std::vector<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
+    for (size_t r = 0; r < m_cpuCallsOfRegion.size(); ++r) // counted as calls arrived
+        rowBegin[r + 1] = m_cpuCallsOfRegion[r];
+    for (size_t r = 0; r < m_gpuCallsOfRegion.size(); ++r)
+        rowBegin[regions + r + 1] = m_gpuCallsOfRegion[r];
+    std::partial_sum(rowBegin.begin(), rowBegin.end(), rowBegin.begin());
+    return rowBegin;
+}
+
+NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
 {
     // Bucketed by row in one pass, then each row sorted on its own by compact keys (sorting
     // 16-byte keys beats comparing through the call table: at 10 M calls, seconds to a
@@ -19,12 +39,7 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
     const size_t n = m_calls.size();
     const auto regions = uint32_t(m_regionNames.size());
     auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
-    std::vector<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
-    for (size_t r = 0; r < m_cpuCallsOfRegion.size(); ++r) // counted as calls arrived
-        rowBegin[r + 1] = m_cpuCallsOfRegion[r];
-    for (size_t r = 0; r < m_gpuCallsOfRegion.size(); ++r)
-        rowBegin[regions + r + 1] = m_gpuCallsOfRegion[r];
-    std::partial_sum(rowBegin.begin(), rowBegin.end(), rowBegin.begin());
+    std::vector<uint64_t> rowBegin = rowBegins();
     struct Key
     {
         int64_t start;
@@ -116,9 +131,10 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs) const
     else
         for (size_t item = 0; item < rows.size(); ++item)
             sortRow(item, 0);
-    Layout layout{Column<uint32_t>(n), std::move(rowBegin)};
+    Layout layout{std::make_shared<Column<uint32_t>>(n), std::move(rowBegin)};
+    Column<uint32_t>& order = *layout.order;
     for (size_t k = 0; k < n; ++k)
-        layout.order[k] = keys[k].call;
+        order[k] = keys[k].call;
     return layout;
 }
 

@@ -24,7 +24,7 @@ std::string domainLabel(uint32_t domain, const std::map<uint32_t, std::string>& 
 
 } // namespace
 
-std::shared_ptr<Capture> NvtxAssembler::snapshot() const
+std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
 {
     auto capture = std::make_shared<Capture>();
     Capture& c = *capture;
@@ -124,8 +124,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
-    const Layout layout = this->layout(last);
-    const Column<uint32_t>& order = layout.order;
+    const Layout layout = this->layout(last, memo);
+    const Column<uint32_t>& order = *layout.order;
     const size_t n = order.size();
     auto& e = c.events;
     e.start.resize(n);
@@ -198,6 +198,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot() const
                                       lists.crossThreadEnds.end());
     }
     std::sort(c.nvtx.closedAtEnd.begin(), c.nvtx.closedAtEnd.end());
+    // The next snapshot starts from this layout, unless the memo is of a later state.
+    if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits))
+        *memo = LayoutMemo{m_lineage,       m_edits,     m_rewrites, n, uint32_t(m_regionNames.size()),
+                           last,            layout.order, layout.rowBegin, c.nvtx.closedAtEnd,
+                           layout.fromMemo ? memo->relayouts + 1 : 0};
     std::sort(c.nvtx.crossThreadEnds.begin(), c.nvtx.crossThreadEnds.end(),
               [](const NvtxCrossThreadEnd& a, const NvtxCrossThreadEnd& b) { return a.event < b.event; });
     const auto regions = uint32_t(m_regionNames.size());

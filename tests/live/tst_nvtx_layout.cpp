@@ -14,6 +14,7 @@
 using namespace spanscope::model;
 using namespace spanscope::model::live;
 using spanscope::testing::Feed;
+using namespace spanscope::protocol;
 
 namespace {
 
@@ -116,6 +117,121 @@ void checkRows(const Capture& c, std::map<std::string, std::vector<Fed>> fed)
     }
 }
 
+// The two snapshots lay out the same calls the same way: rows, every per-call column, the
+// open and cross-thread lists, the marks' enclosing calls.
+void checkSameLayout(const Capture& kept, const Capture& fresh)
+{
+    QCOMPARE(kept.rows.size(), fresh.rows.size());
+    for (size_t r = 0; r < kept.rows.size(); ++r) {
+        QCOMPARE(kept.rows[r].region, fresh.rows[r].region);
+        QCOMPARE(kept.rows[r].offset, fresh.rows[r].offset);
+        QCOMPARE(kept.rows[r].count, fresh.rows[r].count);
+    }
+    auto same = [](const auto& x, const auto& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+    const EventColumns &x = kept.events, &y = fresh.events;
+    QVERIFY(same(x.start, y.start));
+    QVERIFY(same(x.end, y.end));
+    QVERIFY(same(x.threadIds, y.threadIds));
+    QVERIFY(same(x.taskIds, y.taskIds));
+    QVERIFY(same(x.track, y.track));
+    QVERIFY(same(kept.nvtx.callDomains, fresh.nvtx.callDomains));
+    QVERIFY(same(kept.nvtx.callCategories, fresh.nvtx.callCategories));
+    QVERIFY(same(kept.nvtx.closedAtEnd, fresh.nvtx.closedAtEnd));
+    QCOMPARE(kept.nvtx.crossThreadEnds.size(), fresh.nvtx.crossThreadEnds.size());
+    for (size_t i = 0; i < kept.nvtx.crossThreadEnds.size(); ++i) {
+        QCOMPARE(kept.nvtx.crossThreadEnds[i].event, fresh.nvtx.crossThreadEnds[i].event);
+        QCOMPARE(kept.nvtx.crossThreadEnds[i].endThread, fresh.nvtx.crossThreadEnds[i].endThread);
+    }
+    QCOMPARE(kept.nvtx.marks.size(), fresh.nvtx.marks.size());
+    for (size_t i = 0; i < kept.nvtx.marks.size(); ++i)
+        QCOMPARE(kept.nvtx.marks[i].enclosingEvent, fresh.nvtx.marks[i].enclosingEvent);
+}
+
+// Feeds a random live job a round at a time: threads whose clocks run apart (so a round
+// brings calls that start before calls of earlier rounds), push ranges left open over
+// rounds and closed later, children starting with their parent, start/end ranges ended on
+// other threads (some before they start), GPU kernels arriving out of order, marks, and
+// new region and kernel names in every round (the GPU rows' numbering moves).
+class RandomJob
+{
+public:
+    RandomJob(NvtxAssembler& a, unsigned seed) : m_feed(a), m_a(a), m_random(seed)
+    {
+        for (uint32_t t = 0; t < kThreads; ++t)
+            m_now[t] = 10000 + 3001 * t;
+    }
+
+    void round(int operations)
+    {
+        ++m_round;
+        for (int i = 0; i < operations; ++i) {
+            const uint32_t t = m_random() % kThreads;
+            // A thread sometimes lags: its calls arrive after later-stamped ones of others.
+            m_now[t] += m_random() % 3 == 0 ? 0 : 1 + m_random() % 40;
+            switch (m_random() % 8) {
+            case 0:
+            case 1:
+            case 2:
+                m_feed.push(100 + t, m_now[t], name("r"), m_random() % 5 == 0 ? 7 : 0, m_random() % 3);
+                ++m_depth[t];
+                break;
+            case 3:
+            case 4:
+                if (m_depth[t] > (t == 0 ? 1 : 0)) { // thread 0 keeps its outermost range open
+                    m_feed.pop(100 + t, m_now[t]);
+                    --m_depth[t];
+                }
+                break;
+            case 5:
+                m_feed.start(100 + t, ++m_lastRange, m_now[t], name("job"));
+                m_openRanges.push_back(m_lastRange);
+                break;
+            case 6:
+                if (!m_openRanges.empty()) {
+                    const size_t k = m_random() % m_openRanges.size();
+                    const uint64_t late = m_random() % 6 == 0 ? 500 : 0; // an end before its start
+                    m_feed.end(100 + (t + 1) % kThreads, m_openRanges[k], m_now[t] - std::min(late, m_now[t]));
+                    m_openRanges.erase(m_openRanges.begin() + int64_t(k));
+                }
+                break;
+            default:
+                kernel(t);
+                break;
+            }
+            if (m_random() % 16 == 0)
+                m_feed.mark(100 + t, m_now[t], "m");
+        }
+    }
+
+private:
+    static constexpr uint32_t kThreads = 5;
+    // A name of the pool, which grows by one every round.
+    std::string name(const char* prefix)
+    {
+        return std::string(prefix) + std::to_string(m_random() % (2 + uint32_t(m_round)));
+    }
+    void kernel(uint32_t t)
+    {
+        GpuKernelRecord r{};
+        r.startNs = int64_t(m_now[t]) + 1000 - int64_t(m_random() % 2000); // GPU time, ns
+        r.endNs = r.startNs + int64_t(m_random() % 50);
+        r.stream = 7 + m_random() % 2;
+        r.correlation = ++m_correlation;
+        r.nameId = m_feed.str(name("kernel"));
+        m_a.onGpuKernel(r);
+    }
+
+    Feed m_feed;
+    NvtxAssembler& m_a;
+    std::mt19937 m_random;
+    int m_round = 0;
+    uint64_t m_now[kThreads] = {};
+    int m_depth[kThreads] = {};
+    uint64_t m_lastRange = 0;
+    uint32_t m_correlation = 0;
+    std::vector<uint64_t> m_openRanges;
+};
+
 } // namespace
 
 class TestNvtxLayout : public QObject
@@ -202,6 +318,73 @@ private slots:
             if (QTest::currentTestFailed())
                 return;
         }
+    }
+
+    // A live job's snapshots are laid out from the previous one's (LayoutMemo): each equals
+    // the snapshot laid out afresh from the same calls, round after round, whether the
+    // memo is passed between frozen copies (as JobAssembler does) or older copies come
+    // after it (the memo is left alone and not used).
+    void aSnapshotLaidOutFromTheLastOneEqualsOneLaidOutAfresh()
+    {
+        for (const unsigned seed : {1u, 2u, 3u, 4u}) {
+            NvtxAssembler a;
+            RandomJob job(a, seed);
+            NvtxAssembler::LayoutMemo memo;
+            for (uint64_t round = 0; round < 30; ++round) {
+                const NvtxAssembler older = a;
+                job.round(seed == 4 ? 4000 : 150);
+                const NvtxAssembler frozen = a; // as JobAssembler::freeze copies it
+                const auto kept = frozen.snapshot(&memo);
+                const auto fresh = frozen.snapshot();
+                checkSameLayout(*kept, *fresh);
+                if (QTest::currentTestFailed())
+                    return;
+                QCOMPARE(memo.relayouts, round); // every snapshot but the first from the memo
+                QCOMPARE(memo.calls, fresh->events.size());
+                if (round % 7 == 3) { // a copy older than the memo: laid out afresh
+                    const size_t calls = memo.calls;
+                    checkSameLayout(*older.snapshot(&memo), *older.snapshot());
+                    QCOMPARE(memo.calls, calls);
+                    QCOMPARE(memo.relayouts, round);
+                }
+            }
+        }
+    }
+
+    // Calls recorded before the first clock calibration hold raw ticks until it comes and
+    // rewrites them: a memo from before it is not used.
+    void aMemoFromBeforeTheClockCalibrationIsNotUsed()
+    {
+        NvtxAssembler a;
+        a.onHello(HelloPayload{77, 0, 0});
+        auto push = [&](uint64_t t) {
+            PushRecord r{};
+            r.tid = 5;
+            r.timestamp = t;
+            a.onPush(r);
+        };
+        auto pop = [&](uint64_t t) {
+            PopRecord r{};
+            r.tid = 5;
+            r.timestamp = t;
+            a.onPop(r);
+        };
+        push(100);
+        pop(200);
+        push(300);
+        NvtxAssembler::LayoutMemo memo;
+        a.snapshot(&memo);
+        ClockCalibrationRecord calibration{};
+        calibration.ticks = 0;
+        calibration.monotonicNs = 1000000;
+        calibration.ticksPerSecond = 5e8; // a tick is 2 ns
+        a.onClockCalibration(calibration);
+        push(400);
+        pop(500);
+        const auto kept = a.snapshot(&memo);
+        checkSameLayout(*kept, *a.snapshot());
+        QCOMPARE(memo.relayouts, uint64_t(0));
+        QCOMPARE(kept->events.start[0], int64_t(1000200));
     }
 };
 
