@@ -52,14 +52,12 @@ public:
     // one runs elsewhere: freeze() copies every stream's state (the tables that grow with
     // the job are shared with the copy, model/live/shared_chunks.h: a pointer per chunk of
     // ~1 MiB, well under a millisecond at 10 M spans; the assembler's thread),
-    // JobSnapshot::build() lays it out as a capture (O(events log
-    // events); any thread). Streams that sent nothing are left out; a job that sent nothing
-    // at all gives an empty capture that says so.
-    // Each stream's snapshots are laid out from the previous one's layout where they can
-    // (NvtxAssembler::LayoutMemo): a snapshot then costs a copy of the call order plus
-    // placing what changed, not sorting every row again. The memo is shared by the frozen
-    // copies of a stream and used by one build at a time; a build that finds it in use
-    // lays everything out.
+    // JobSnapshot::build() lays it out as a capture (any thread). Streams that sent
+    // nothing are left out; a job that sent nothing at all gives an empty capture that
+    // says so. Each stream's snapshots are laid out from the previous one's where they can
+    // (NvtxAssembler::LayoutMemo, O(events) copied plus O(changed log events) placed,
+    // instead of O(events log events)): the memo is shared by the stream's frozen copies
+    // and used by one build at a time; a build that finds it in use lays everything out.
     class JobSnapshot;
     std::shared_ptr<const JobSnapshot> freeze() const;
     std::shared_ptr<Capture> snapshot() const;
