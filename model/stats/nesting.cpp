@@ -265,7 +265,18 @@ public:
     std::optional<Warning> overlapWarning;
 
 private:
-    void addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack);
+    // The runs of one row, by track; the calls that never closed; the gathered lists the
+    // runs point into. Any thread; `callsOnTrack` is scratch (all 0; grown as needed).
+    struct RowRuns
+    {
+        std::vector<std::pair<uint32_t, Run>> runs; // track, run (its order not yet set)
+        std::vector<std::pair<EventIndex, uint32_t>> unclosed; // event, track
+        std::vector<std::vector<EventIndex>> gathered;
+    };
+    RowRuns runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTrack) const;
+    // Every row's runs, in row order, added to their tracks (on both cores for large
+    // captures). False if cancelled.
+    bool addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
     bool walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
     bool splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, WalkUnit& late) const;
 
@@ -278,12 +289,13 @@ private:
     uint32_t m_runOrder = 0;
 };
 
-void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
+Nester::RowRuns Nester::runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTrack) const
 {
+    RowRuns out;
     const auto& r = m_capture.rows[row];
     const uint64_t begin = r.offset, end = r.offset + r.count;
     if (begin == end)
-        return;
+        return out;
     const bool perCall = !m_events.track.empty();
     auto trackOf = [&](uint64_t i) { return perCall ? m_events.track[i] : r.track.value; };
     bool simple = true, disjoint = true;
@@ -298,52 +310,109 @@ void Nester::addRuns(uint32_t row, std::vector<std::vector<Run>>& runsOfTrack)
         else if (i > begin && m_events.end[i - 1] > m_events.start[i])
             disjoint = false;
     }
-    auto runsFor = [&](uint32_t track) -> std::vector<Run>& {
-        if (track >= runsOfTrack.size())
-            runsOfTrack.resize(size_t(track) + 1);
-        return runsOfTrack[track];
-    };
     if (simple) {
         Run run;
         run.row = row;
-        run.order = m_runOrder++;
         run.position = begin;
         run.end = end;
         run.disjoint = disjoint;
-        runsFor(firstTrack).push_back(run);
-        return;
+        out.runs.push_back({firstTrack, run});
+        return out;
     }
-    // Gather closed calls per track, keeping their order, then sort each list stably.
-    std::map<uint32_t, std::vector<EventIndex>> perTrack;
+    // Gather closed calls per track, keeping their order (counted first, so each list is
+    // allocated once), then sort each list stably. Tracks in ascending order. callsOnTrack
+    // counts a track's calls, then holds the track's list, and is left all 0.
+    std::vector<uint32_t> tracks;
     for (uint64_t i = begin; i < end; ++i) {
-        if (m_events.end[i] >= m_events.start[i])
-            perTrack[trackOf(i)].push_back(EventIndex(i));
-        else if (m_visitor) // never-closed calls take no part in nesting
-            m_visitor->unclosed(EventIndex(i), TrackId{trackOf(i)});
+        const uint32_t track = trackOf(i);
+        if (m_events.end[i] < m_events.start[i]) { // never-closed calls take no part in nesting
+            out.unclosed.push_back({EventIndex(i), track});
+            continue;
+        }
+        if (track >= callsOnTrack.size())
+            callsOnTrack.resize(size_t(track) + 1);
+        if (callsOnTrack[track]++ == 0)
+            tracks.push_back(track);
     }
-    for (auto& [track, indices] : perTrack) {
-        auto before = [this](EventIndex a, EventIndex b) {
-            if (m_events.start[a] != m_events.start[b])
-                return m_events.start[a] < m_events.start[b];
-            return m_events.end[a] > m_events.end[b];
-        };
+    std::sort(tracks.begin(), tracks.end());
+    out.gathered.resize(tracks.size());
+    for (size_t k = 0; k < tracks.size(); ++k) {
+        out.gathered[k].reserve(callsOnTrack[tracks[k]]);
+        callsOnTrack[tracks[k]] = k; // from counts to the track's list
+    }
+    for (uint64_t i = begin; i < end; ++i)
+        if (m_events.end[i] >= m_events.start[i])
+            out.gathered[callsOnTrack[trackOf(i)]].push_back(EventIndex(i));
+    for (const uint32_t track : tracks)
+        callsOnTrack[track] = 0;
+    auto before = [this](EventIndex a, EventIndex b) {
+        if (m_events.start[a] != m_events.start[b])
+            return m_events.start[a] < m_events.start[b];
+        return m_events.end[a] > m_events.end[b];
+    };
+    for (size_t k = 0; k < tracks.size(); ++k) {
+        auto& list = out.gathered[k];
         // A row recorded in nesting order (every live capture's) is sorted already.
-        if (!std::is_sorted(indices.begin(), indices.end(), before))
-            std::stable_sort(indices.begin(), indices.end(), before);
-        m_gathered.push_back(std::move(indices));
+        if (!std::is_sorted(list.begin(), list.end(), before))
+            std::stable_sort(list.begin(), list.end(), before);
         Run run;
         run.row = row;
-        run.order = m_runOrder++;
-        run.indices = m_gathered.back().data();
+        run.indices = list.data(); // a vector's storage stays put when the vector moves
         run.position = 0;
-        run.end = m_gathered.back().size();
+        run.end = list.size();
         // Disjoint lets the parallel walk cut the track (a live capture's main thread).
-        const auto& list = m_gathered.back();
         run.disjoint = true;
         for (size_t i = 1; i < list.size() && run.disjoint; ++i)
             run.disjoint = m_events.end[list[i - 1]] <= m_events.start[list[i]];
-        runsFor(track).push_back(run);
+        out.runs.push_back({tracks[k], run});
     }
+    return out;
+}
+
+bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress)
+{
+    const auto rows = uint32_t(m_capture.rows.size());
+    auto add = [&](RowRuns& found) {
+        for (auto& [track, run] : found.runs) {
+            run.order = m_runOrder++;
+            if (track >= runsOfTrack.size())
+                runsOfTrack.resize(size_t(track) + 1);
+            runsOfTrack[track].push_back(run);
+        }
+        if (m_visitor)
+            for (const auto& [event, track] : found.unclosed)
+                m_visitor->unclosed(event, TrackId{track});
+        for (auto& list : found.gathered)
+            m_gathered.push_back(std::move(list));
+    };
+    if (m_events.size() < m_options.parallelMinimumCalls || std::thread::hardware_concurrency() < 2) {
+        std::vector<uint64_t> callsOnTrack(m_capture.tracks.size());
+        for (uint32_t r = 0; r < rows; ++r) {
+            if (progress.cancelled())
+                return false;
+            RowRuns found = runsOfRow(r, callsOnTrack);
+            add(found);
+        }
+        return true;
+    }
+    // Rows gathered on both cores, the largest first; added in row order (run order).
+    std::vector<RowRuns> found(rows);
+    std::vector<uint32_t> schedule(rows);
+    std::iota(schedule.begin(), schedule.end(), 0u);
+    std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) {
+        return m_capture.rows[a].count > m_capture.rows[b].count;
+    });
+    std::vector<uint64_t> callsOnTrack[2] = {std::vector<uint64_t>(m_capture.tracks.size()),
+                                             std::vector<uint64_t>(m_capture.tracks.size())};
+    shareOut(rows, [&](size_t item, int worker) {
+        if (!progress.cancelled())
+            found[schedule[item]] = runsOfRow(schedule[item], callsOnTrack[worker]);
+    });
+    if (progress.cancelled())
+        return false;
+    for (RowRuns& row : found)
+        add(row);
+    return true;
 }
 
 // Splits one track's walk at time `at`: `early` gets the calls that start before it,
@@ -490,11 +559,8 @@ bool Nester::run(const ProgressRange& progress)
 
     // Runs grouped by track, each track's runs in row order.
     std::vector<std::vector<Run>> runsOfTrack;
-    for (uint32_t r = 0; r < m_capture.rows.size(); ++r) {
-        if (progress.cancelled())
-            return false;
-        addRuns(r, runsOfTrack);
-    }
+    if (!addRuns(runsOfTrack, progress))
+        return false;
     runsOfTrack.resize(m_capture.tracks.size());
     // A visitor that needs every call in order on one thread gets the serial walk (see
     // walkInParallel).
