@@ -481,6 +481,45 @@ solo 1 100 200
         QVERIFY(host && host->text == "node1");
     }
 
+    // Kineto writes a launch flow (ac2g) whose id is the launch's correlation number, and
+    // also ends one, with no start, on runtime calls that launched nothing. Neither is a
+    // missing arrow: the launch is drawn once from the correlation ids, and only flow
+    // events that really have no other end are counted.
+    void kinetoLaunchFlowsAreNotCountedAsMissing()
+    {
+        const std::string path = write("flows.json", R"({"traceEvents": [
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 5}},
+  {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20, "dur": 3, "args": {"correlation": 5, "device": 0, "stream": 7}},
+  {"ph": "s", "id": 5, "cat": "ac2g", "name": "ac2g", "pid": 1, "tid": 1, "ts": 10},
+  {"ph": "f", "id": 5, "cat": "ac2g", "name": "ac2g", "pid": 0, "tid": 7, "ts": 20, "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventQuery", "pid": 1, "tid": 1, "ts": 30, "dur": 2, "args": {"correlation": 6}},
+  {"ph": "f", "id": 6, "cat": "ac2g", "name": "ac2g", "pid": 1, "tid": 1, "ts": 30, "bp": "e"},
+  {"ph": "f", "id": 7, "cat": "ac2g", "name": "ac2g", "pid": 1, "tid": 1, "ts": 31, "bp": "e"},
+  {"ph": "f", "id": 9, "cat": "link", "name": "hop", "pid": 1, "tid": 1, "ts": 12, "bp": "e"}
+]})");
+        auto loaded = model::loadCapture(path, nullptr, model::LoadOptions{true});
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& c = *loaded.value().capture;
+        QCOMPARE(c.flows.size(), size_t(1));
+        QCOMPARE(c.flows.kind(0), model::FlowKind::Launch);
+        std::string warnings;
+        for (const auto& w : c.warnings)
+            warnings += w.message + "\n";
+        // The finish of id 7 (no runtime call has that correlation) and the user flow's.
+        QVERIFY2(warnings.find("2 flow events have no other end") != std::string::npos, warnings.c_str());
+
+        // Real traces: every launch, and the links of runtime calls to the syncs they wait
+        // on, are drawn; nothing is reported missing.
+        for (const auto& [file, flows] : {std::pair{"a100-simple-add.json.gz", size_t(139)},
+                                          std::pair{"v100-memory-part.json.gz", size_t(7686)}}) {
+            auto real = loadOk(dataPath(file).toStdString());
+            QVERIFY(real);
+            QCOMPARE(real->flows.size(), flows);
+            for (const auto& w : real->warnings)
+                QVERIFY2(w.message.find("flow events") == std::string::npos, w.message.c_str());
+        }
+    }
+
     void launchesGiveCpuRangesTheirGpuTime()
     {
         // Thread 1: op [0, 100] launches k1 (10 µs) and k2 (5 µs); thread 2 launches k3 at

@@ -284,6 +284,10 @@ void Walker::flow(const Fields& f)
     record.kind = f.cat == "ac2g"     ? FlowKind::Launch
                   : f.cat == "fwdbwd" ? FlowKind::ForwardBackward
                                       : FlowKind::User;
+    if (record.kind == FlowKind::Launch && !f.id.empty() && f.id.size() <= 19
+        && std::all_of(f.id.begin(), f.id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        for (const char c : f.id)
+            record.correlation = record.correlation * 10 + uint64_t(c - '0');
     // Flow ids link events across processes (a CPU launch to its kernel on the GPU "pid").
     std::string& key = m_key;
     idKey(f, false);

@@ -78,15 +78,22 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
     std::unordered_multimap<uint64_t, uint32_t> launches;
     for (const auto& [slice, correlation] : records.launchCorrelations)
         launches.emplace(correlation, eventOfSlice[slice]);
+    // Correlations of runtime calls that launched GPU work, and of those that launched none.
+    std::unordered_set<uint64_t> drawn, launchedNothing;
     for (const RawGpuActivity& activity : records.gpuActivities) {
         if (!activity.correlation)
             continue;
         const uint32_t to = eventOfSlice[activity.slice];
         auto [first, last] = launches.equal_range(activity.correlation);
-        for (auto it = first; it != last; ++it)
+        for (auto it = first; it != last; ++it) {
+            drawn.insert(activity.correlation);
             if (link(it->second, to))
                 flows.add(it->second, to, FlowKind::Launch);
+        }
     }
+    for (const auto& [slice, correlation] : records.launchCorrelations)
+        if (!drawn.count(correlation))
+            launchedNothing.insert(correlation);
 
     // GPU work whose launch the correlation ids named: a positional flow to it adds nothing
     // (and could bind to a child that starts with the launch).
@@ -127,6 +134,14 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
         bool first = true;
         for (const uint32_t index : order) {
             const RawFlow& flow = records.flows[index];
+            // Kineto's launch flows carry the correlation number as their id: one already
+            // drawn from the correlation ids needs no binding.
+            if (flow.kind == FlowKind::Launch && flow.correlation && drawn.count(flow.correlation))
+                continue;
+            // Kineto also ends a launch flow, with no start, on runtime calls that launched
+            // nothing (cudaEventQuery, cudaStreamIsCapturing): no arrow is missing there.
+            const bool endOfNothing = flow.kind == FlowKind::Launch && flow.phase != 's' && flow.correlation
+                                      && launchedNothing.count(flow.correlation);
             if (first || flow.key != previousKey) {
                 previous = -1;
                 previousKey = flow.key;
@@ -147,7 +162,7 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
                     bound = candidate;
             }
             if (bound < 0) {
-                ++stats.dangling;
+                stats.dangling += endOfNothing ? 0 : 1;
                 if (flow.phase == 's')
                     previous = -1;
                 continue;
@@ -157,7 +172,7 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
                 continue;
             }
             if (previous < 0) {
-                ++stats.dangling; // a step or finish whose start was never seen
+                stats.dangling += endOfNothing ? 0 : 1; // a step or finish whose start was never seen
                 continue;
             }
             // Kineto's ac2g flows also link runtime calls to syncs; only links to GPU work
