@@ -165,6 +165,41 @@ private slots:
         QVERIFY(run.out.find("solve       3  33 ns  11 ns") != std::string::npos);
     }
 
+    // A C++ kernel's whole signature can run to thousands of characters: in the text table
+    // such a name is shortened in the middle (its beginning and end kept, whole code
+    // points), so the table stays readable; CSV keeps it whole.
+    void longNamesAreShortenedInTheTextTableOnly()
+    {
+        QTemporaryDir dir;
+        std::string name = "void gemm<";
+        for (int i = 0; i < 300; ++i)
+            name += "\u03b1"; // α: two bytes in UTF-8
+        name += ">(int, float*) end";
+        const std::string path = dir.filePath("long.json").toStdString();
+        {
+            QFile file(QString::fromStdString(path));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"" + name
+                        + "\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},"
+                          " {\"ph\": \"X\", \"name\": \"short\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 1}]}")
+                           .c_str());
+        }
+        const auto text = summary({path});
+        QCOMPARE(text.code, 0);
+        const size_t at = text.out.find("void gemm<");
+        QVERIFY2(at != std::string::npos, text.out.c_str());
+        const std::string line = text.out.substr(at, text.out.find('\n', at) - at);
+        const QString shown = QString::fromStdString(line.substr(0, line.find("  ")));
+        QCOMPARE(shown.size(), qsizetype(80));
+        QVERIFY(shown.startsWith(QStringLiteral("void gemm<\u03b1")));
+        QVERIFY(shown.endsWith(QStringLiteral("\u03b1>(int, float*) end")));
+        QCOMPARE(shown.count(QChar(0x2026)), qsizetype(1));
+        QVERIFY(text.out.find("short ") != std::string::npos);
+        const auto csv = summary({path, "--format", "csv"});
+        QCOMPARE(csv.code, 0);
+        QVERIFY(csv.out.find(name) != std::string::npos);
+    }
+
     void unreadableFileGivesExitOneOthersStillSummarized()
     {
         const auto run = summary({"/nonexistent/file.h5", dataFile("scope-profiler/compat/schema-2.h5"),
