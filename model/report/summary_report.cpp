@@ -306,8 +306,15 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
     const auto& summary = input.summary;
     std::ostringstream out;
     out << capture.sourcePath << "\n";
-    out << "  schema " << capture.schema << ", " << storageLayoutName(capture.layout) << " layout, "
-        << capture.numRanks << (capture.numRanks == 1 ? " rank" : " ranks") << ", "
+    // A Chrome trace has no schema or layout; a trace or file of some ranks of a bigger
+    // job (a PyTorch trace of rank 0 of 64) says how many of them it holds.
+    if (capture.schema == 0)
+        out << "  Chrome trace, ";
+    else
+        out << "  schema " << capture.schema << ", " << storageLayoutName(capture.layout) << " layout, ";
+    if (capture.ranks.size() < size_t(capture.numRanks))
+        out << capture.ranks.size() << " of ";
+    out << capture.numRanks << (capture.numRanks == 1 ? " rank" : " ranks") << ", "
         << capture.regionNames.size() << (capture.regionNames.size() == 1 ? " region, " : " regions, ") << capture.events.size() << " calls\n";
     if (!capture.eventDataAvailable)
         out << "  summary-only file: no per-call data, percentiles and std unavailable\n";

@@ -186,6 +186,7 @@ private slots:
         }
         const auto text = summary({path});
         QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.find("  Chrome trace, 1 rank, 2 regions, 2 calls\n") != std::string::npos, text.out.c_str());
         const size_t at = text.out.find("void gemm<");
         QVERIFY2(at != std::string::npos, text.out.c_str());
         const std::string line = text.out.substr(at, text.out.find('\n', at) - at);
