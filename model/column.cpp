@@ -38,7 +38,7 @@ BackgroundPrefault::~BackgroundPrefault()
 namespace spanscope::model::detail {
 
 namespace {
-constexpr std::size_t kMapThreshold = std::size_t(4) << 20; // bytes
+constexpr std::size_t kMapThreshold = kColumnMapThreshold;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 
 std::size_t mappedSize(std::size_t bytes)

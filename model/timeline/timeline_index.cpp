@@ -18,7 +18,7 @@ void finishRow(const Capture& capture, DepthRow& row)
     const auto& start = capture.events.start;
     const auto& end = capture.events.end;
     const size_t n = row.events.size();
-    row.events.shrink_to_fit();
+    shrinkToFit(row.events);
     row.busyPrefix.resize(n + 1);
     row.busyPrefix[0] = 0;
     bool endsOrdered = true;
