@@ -112,7 +112,8 @@ public:
     // order of every call that was closed then and places only the calls that arrived or
     // were still open since (nvtx_assembler_relayout.cpp). A memo of another assembler, of
     // a later state or from before the clock was calibrated is not used (the snapshot lays
-    // everything out) and is replaced.
+    // everything out); it is then replaced, unless it is of a later state of this one. It
+    // holds the order it describes: 4 bytes per call.
     struct LayoutMemo
     {
         uint64_t lineage = 0;  // m_lineage of the assembler it describes
@@ -129,8 +130,9 @@ public:
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
     // listed in nvtx.closedAtEnd. O(events log events), or with a memo of an earlier
-    // snapshot of this assembler O(events) copied plus O(changed log changed); the result
-    // is the caller's. `memo` is read and then replaced by this snapshot's layout.
+    // snapshot of this assembler O(events) copied plus O(changed log events) to lay out;
+    // the result is the caller's. `memo` is read and then replaced by this snapshot's
+    // layout (see LayoutMemo).
     std::shared_ptr<Capture> snapshot(LayoutMemo* memo = nullptr) const;
 
     NvtxCounts counts() const;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -265,15 +264,17 @@ public:
     std::optional<Warning> overlapWarning;
 
 private:
-    // The runs of one row, by track; the calls that never closed; the gathered lists the
-    // runs point into. Any thread; `callsOnTrack` is scratch (all 0; grown as needed).
+    // The runs of some rows, by track, in row order; the calls that never closed; the
+    // gathered lists the runs point into.
     struct RowRuns
     {
         std::vector<std::pair<uint32_t, Run>> runs; // track, run (its order not yet set)
         std::vector<std::pair<EventIndex, uint32_t>> unclosed; // event, track
         std::vector<std::vector<EventIndex>> gathered;
     };
-    RowRuns runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTrack) const;
+    // Adds one row's to `out`. Any thread; `callsOnTrack` is scratch (all 0; grown as
+    // needed).
+    void runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsOnTrack) const;
     // Every row's runs, in row order, added to their tracks (on both cores for large
     // captures). False if cancelled.
     bool addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
@@ -289,13 +290,12 @@ private:
     uint32_t m_runOrder = 0;
 };
 
-Nester::RowRuns Nester::runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTrack) const
+void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsOnTrack) const
 {
-    RowRuns out;
     const auto& r = m_capture.rows[row];
     const uint64_t begin = r.offset, end = r.offset + r.count;
     if (begin == end)
-        return out;
+        return;
     const bool perCall = !m_events.track.empty();
     auto trackOf = [&](uint64_t i) { return perCall ? m_events.track[i] : r.track.value; };
     bool simple = true, disjoint = true;
@@ -317,7 +317,7 @@ Nester::RowRuns Nester::runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTr
         run.end = end;
         run.disjoint = disjoint;
         out.runs.push_back({firstTrack, run});
-        return out;
+        return;
     }
     // Gather closed calls per track, keeping their order (counted first, so each list is
     // allocated once), then sort each list stably. Tracks in ascending order. callsOnTrack
@@ -335,10 +335,11 @@ Nester::RowRuns Nester::runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTr
             tracks.push_back(track);
     }
     std::sort(tracks.begin(), tracks.end());
-    out.gathered.resize(tracks.size());
+    const size_t first = out.gathered.size();
+    out.gathered.resize(first + tracks.size());
     for (size_t k = 0; k < tracks.size(); ++k) {
-        out.gathered[k].reserve(callsOnTrack[tracks[k]]);
-        callsOnTrack[tracks[k]] = k; // from counts to the track's list
+        out.gathered[first + k].reserve(callsOnTrack[tracks[k]]);
+        callsOnTrack[tracks[k]] = first + k; // from counts to the track's list
     }
     for (uint64_t i = begin; i < end; ++i)
         if (m_events.end[i] >= m_events.start[i])
@@ -351,7 +352,7 @@ Nester::RowRuns Nester::runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTr
         return m_events.end[a] > m_events.end[b];
     };
     for (size_t k = 0; k < tracks.size(); ++k) {
-        auto& list = out.gathered[k];
+        auto& list = out.gathered[first + k];
         // A row recorded in nesting order (every live capture's) is sorted already.
         if (!std::is_sorted(list.begin(), list.end(), before))
             std::stable_sort(list.begin(), list.end(), before);
@@ -366,7 +367,6 @@ Nester::RowRuns Nester::runsOfRow(uint32_t row, std::vector<uint64_t>& callsOnTr
             run.disjoint = m_events.end[list[i - 1]] <= m_events.start[list[i]];
         out.runs.push_back({tracks[k], run});
     }
-    return out;
 }
 
 bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress)
@@ -387,31 +387,49 @@ bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressR
     };
     if (m_events.size() < m_options.parallelMinimumCalls || std::thread::hardware_concurrency() < 2) {
         std::vector<uint64_t> callsOnTrack(m_capture.tracks.size());
+        RowRuns found;
         for (uint32_t r = 0; r < rows; ++r) {
             if (progress.cancelled())
                 return false;
-            RowRuns found = runsOfRow(r, callsOnTrack);
-            add(found);
+            runsOfRow(r, found, callsOnTrack);
         }
+        add(found);
         return true;
     }
-    // Rows gathered on both cores, the largest first; added in row order (run order).
-    std::vector<RowRuns> found(rows);
-    std::vector<uint32_t> schedule(rows);
+    // On both cores: the rows cut into consecutive chunks of about equal calls (a chunk
+    // per row would cost an allocation per row, and captures with a name per range have
+    // millions of rows), the largest first; the chunks' runs added in row order.
+    constexpr uint64_t kChunks = 64;
+    const uint64_t perChunk = m_events.size() / kChunks + 1;
+    struct Chunk
+    {
+        uint32_t first, last; // rows [first, last)
+        uint64_t calls;
+    };
+    std::vector<Chunk> chunks;
+    for (uint32_t r = 0; r < rows;) {
+        Chunk chunk{r, r, 0};
+        for (; r < rows && (r == chunk.first || chunk.calls + m_capture.rows[r].count <= perChunk); ++r)
+            chunk.calls += m_capture.rows[r].count;
+        chunk.last = r;
+        chunks.push_back(chunk);
+    }
+    std::vector<uint32_t> schedule(chunks.size());
     std::iota(schedule.begin(), schedule.end(), 0u);
-    std::stable_sort(schedule.begin(), schedule.end(), [&](uint32_t a, uint32_t b) {
-        return m_capture.rows[a].count > m_capture.rows[b].count;
-    });
+    std::stable_sort(schedule.begin(), schedule.end(),
+                     [&](uint32_t a, uint32_t b) { return chunks[a].calls > chunks[b].calls; });
+    std::vector<RowRuns> found(chunks.size());
     std::vector<uint64_t> callsOnTrack[2] = {std::vector<uint64_t>(m_capture.tracks.size()),
                                              std::vector<uint64_t>(m_capture.tracks.size())};
-    shareOut(rows, [&](size_t item, int worker) {
-        if (!progress.cancelled())
-            found[schedule[item]] = runsOfRow(schedule[item], callsOnTrack[worker]);
+    shareOut(chunks.size(), [&](size_t item, int worker) {
+        const auto [first, last, calls] = chunks[schedule[item]];
+        for (uint32_t r = first; r < last && !progress.cancelled(); ++r)
+            runsOfRow(r, found[schedule[item]], callsOnTrack[worker]);
     });
     if (progress.cancelled())
         return false;
-    for (RowRuns& row : found)
-        add(row);
+    for (RowRuns& chunk : found)
+        add(chunk);
     return true;
 }
 
