@@ -520,6 +520,36 @@ solo 1 100 200
         }
     }
 
+    // PyTorch 1.8 and 1.9 wrote Kineto's categories capitalised ("Operator", "Runtime",
+    // "Kernel", "Memcpy", "Memset"): their GPU work is GPU work and their launches link.
+    void kinetoCategoriesOfPyTorch18AreKnown()
+    {
+        const std::string path = write("pytorch18.json", R"json({"traceEvents": [
+  {"ph": "X", "cat": "Operator", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+  {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 3, "external id": 2}},
+  {"ph": "X", "cat": "Kernel", "name": "volta_sgemm_128x64_nn", "pid": 0, "tid": "stream 7", "ts": 20, "dur": 30, "args": {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 3, "external id": 2}},
+  {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": "stream 7", "ts": 60, "dur": 4, "args": {"device": 0, "stream": 7, "correlation": 4, "bytes": 4096}},
+  {"ph": "X", "cat": "Memset", "name": "Memset (Device)", "pid": 0, "tid": "stream 7", "ts": 70, "dur": 1, "args": {"device": 0, "stream": 7, "correlation": 5, "bytes": 64}}
+]})json");
+        auto loaded = model::loadCapture(path, nullptr, model::LoadOptions{true});
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& c = *loaded.value().capture;
+        std::map<std::string, model::RegionKind> kinds;
+        for (uint32_t region = 0; region < c.regionNames.size(); ++region)
+            kinds[c.regionName(region)] = c.regionKind(region);
+        QCOMPARE(kinds["aten::mm"], model::RegionKind::Cpu);
+        QCOMPARE(kinds["volta_sgemm_128x64_nn"], model::RegionKind::Kernel);
+        QCOMPARE(kinds["Memcpy HtoD (Pageable -> Device)"], model::RegionKind::Memcpy);
+        QCOMPARE(kinds["Memset (Device)"], model::RegionKind::Memset);
+        QCOMPARE(c.flows.size(), size_t(1));
+        QCOMPARE(c.flows.kind(0), model::FlowKind::Launch);
+        QCOMPARE(c.regionName(c.rows[loaded.value().timeline->rowOf(c.flows.to(0))].region),
+                 std::string("volta_sgemm_128x64_nn"));
+        for (size_t row = 0; row < c.gpuActivities.size(); ++row)
+            if (c.gpuActivities.copyBytes(row) == uint64_t(4096))
+                QCOMPARE(c.gpuActivities.copyKind(row), model::CopyKind::HostToDevice);
+    }
+
     void launchesGiveCpuRangesTheirGpuTime()
     {
         // Thread 1: op [0, 100] launches k1 (10 µs) and k2 (5 µs); thread 2 launches k3 at

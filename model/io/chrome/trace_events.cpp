@@ -5,6 +5,8 @@
 
 #include "../../stats/saturating.h"
 
+#include <algorithm>
+
 namespace spanscope::model::io::chrome::walk {
 
 namespace {
@@ -26,22 +28,33 @@ CopyKind copyKindFromName(std::string_view name)
     return CopyKind::Unknown;
 }
 
+// Kineto's categories, compared without case: PyTorch 1.8 and 1.9 wrote "Kernel",
+// "Memcpy", "Memset" and "Runtime" (and "Operator" for CPU ops), later ones "kernel",
+// "gpu_memcpy", "gpu_memset", "cuda_runtime" and "cuda_driver".
+bool sameCategory(std::string_view cat, std::string_view lowercase)
+{
+    return cat.size() == lowercase.size()
+           && std::equal(cat.begin(), cat.end(), lowercase.begin(), [](char a, char b) {
+                  return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+              });
+}
+
 std::optional<RegionKind> gpuKindOfCategory(std::string_view cat)
 {
-    if (cat == "kernel")
+    if (sameCategory(cat, "kernel"))
         return RegionKind::Kernel;
-    if (cat == "gpu_memcpy")
+    if (sameCategory(cat, "gpu_memcpy") || sameCategory(cat, "memcpy"))
         return RegionKind::Memcpy;
-    if (cat == "gpu_memset")
+    if (sameCategory(cat, "gpu_memset") || sameCategory(cat, "memset"))
         return RegionKind::Memset;
-    if (cat == "gpu_user_annotation")
+    if (sameCategory(cat, "gpu_user_annotation"))
         return RegionKind::GpuRange;
     return std::nullopt;
 }
 
 bool isLaunchCategory(std::string_view cat)
 {
-    return cat == "cuda_runtime" || cat == "cuda_driver";
+    return sameCategory(cat, "cuda_runtime") || sameCategory(cat, "cuda_driver") || sameCategory(cat, "runtime");
 }
 
 } // namespace
