@@ -294,9 +294,10 @@ void Walker::flow(const Fields& f)
     // Chrome: a start or step binds to the slice enclosing it; a finish to the next slice
     // to begin, unless "bp": "e" binds it to the enclosing one.
     record.enclosing = record.phase != 'f' || f.bp == "e";
-    record.kind = f.cat == "ac2g"     ? FlowKind::Launch
-                  : f.cat == "fwdbwd" ? FlowKind::ForwardBackward
-                                      : FlowKind::User;
+    // Kineto's launch flows: category "ac2g" since 2023, "async_cpu_to_gpu" in 2022 and
+    // "async_gpu" before (PyTorch 1.x).
+    const bool launch = f.cat == "ac2g" || f.cat == "async_cpu_to_gpu" || f.cat == "async_gpu";
+    record.kind = launch ? FlowKind::Launch : f.cat == "fwdbwd" ? FlowKind::ForwardBackward : FlowKind::User;
     if (record.kind == FlowKind::Launch && !f.id.empty() && f.id.size() <= 19
         && std::all_of(f.id.begin(), f.id.end(), [](char c) { return c >= '0' && c <= '9'; }))
         for (const char c : f.id)
