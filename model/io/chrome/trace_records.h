@@ -92,8 +92,8 @@ struct RawFlow
     char phase = 's';      // 's' start, 't' step, 'f' finish
     bool enclosing = true; // binds to the enclosing slice; false: the next slice to start
     FlowKind kind = FlowKind::User;
-    // Kineto's launch flows (ac2g): the id, which is the launch's correlation number; 0 for
-    // other flows or an id that is not a number.
+    // Kineto's launch flows (ac2g, or its older names): the id, which is the launch's
+    // correlation number; 0 for other flows or an id that is not a number.
     uint64_t correlation = 0;
 };
 
