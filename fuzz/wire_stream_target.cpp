@@ -24,24 +24,40 @@ int wireStream(const std::uint8_t* data, std::size_t size)
     model::live::NvtxAssemblerOptions options;
     if (budget)
         options.maxSpansPerSecond = 1000;
-    model::live::JobAssembler job(options);
     const std::size_t cut = streams == 2 ? bytes.size() * split / 65536 : bytes.size();
     const std::string parts[2] = {bytes.substr(0, cut), bytes.substr(cut)};
-    for (int s = 0; s < streams; ++s) {
-        const std::string& part = parts[s];
-        const std::size_t id = job.addStream("stream " + std::to_string(s + 1));
-        for (std::size_t at = 0; at < part.size(); at += piece)
-            if (!job.feed(id, part.data() + at, std::min(piece, part.size() - at)))
-                break; // malformed: the rest is ignored, what decoded is kept
-        if (detachLast && s == streams - 1)
-            job.detachStream(id);
-        else
-            job.finishStream(id);
-    }
-    job.jobEnded();
-    auto capture = job.snapshot();
-    FUZZ_CHECK(capture != nullptr);
+    // `live`: a snapshot halfway through each stream, as a live viewer takes them, so the
+    // final one is laid out from the one before (NvtxAssembler::LayoutMemo).
+    auto record = [&](model::live::JobAssembler& job, bool live) {
+        for (int s = 0; s < streams; ++s) {
+            const std::string& part = parts[s];
+            const std::size_t id = job.addStream("stream " + std::to_string(s + 1));
+            for (std::size_t at = 0; at < part.size(); at += piece) {
+                if (live && at <= part.size() / 2 && at + piece > part.size() / 2)
+                    FUZZ_CHECK(job.snapshot() != nullptr);
+                if (!job.feed(id, part.data() + at, std::min(piece, part.size() - at)))
+                    break; // malformed: the rest is ignored, what decoded is kept
+            }
+            if (detachLast && s == streams - 1)
+                job.detachStream(id);
+            else
+                job.finishStream(id);
+        }
+        job.jobEnded();
+        return job.snapshot();
+    };
+    model::live::JobAssembler liveJob(options), wholeJob(options);
+    auto capture = record(liveJob, true);
+    const auto whole = record(wholeJob, false);
+    FUZZ_CHECK(capture != nullptr && whole != nullptr);
     FUZZ_CHECK(capture->events.start.size() == capture->events.end.size());
+    // Laid out from an earlier snapshot or afresh, the same calls in the same places.
+    FUZZ_CHECK(capture->rows.size() == whole->rows.size());
+    for (std::size_t r = 0; r < whole->rows.size(); ++r)
+        FUZZ_CHECK(capture->rows[r].region == whole->rows[r].region && capture->rows[r].offset == whole->rows[r].offset
+                   && capture->rows[r].count == whole->rows[r].count);
+    FUZZ_CHECK(capture->events.start == whole->events.start && capture->events.end == whole->events.end
+               && capture->events.threadIds == whole->events.threadIds);
     analyze(std::move(capture));
     return 0;
 }

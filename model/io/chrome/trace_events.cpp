@@ -3,6 +3,8 @@
 // trace's records.
 #include "trace_walker.h"
 
+#include "decimal_time.h"
+
 #include "../../stats/saturating.h"
 
 #include <algorithm>
@@ -298,10 +300,9 @@ void Walker::flow(const Fields& f)
     // "async_gpu" before (PyTorch 1.x).
     const bool launch = f.cat == "ac2g" || f.cat == "async_cpu_to_gpu" || f.cat == "async_gpu";
     record.kind = launch ? FlowKind::Launch : f.cat == "fwdbwd" ? FlowKind::ForwardBackward : FlowKind::User;
-    if (record.kind == FlowKind::Launch && !f.id.empty() && f.id.size() <= 19
-        && std::all_of(f.id.begin(), f.id.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        for (const char c : f.id)
-            record.correlation = record.correlation * 10 + uint64_t(c - '0');
+    if (record.kind == FlowKind::Launch)
+        if (const auto id = decimalToInt64(f.id); id && *id > 0)
+            record.correlation = uint64_t(*id);
     // Flow ids link events across processes (a CPU launch to its kernel on the GPU "pid").
     std::string& key = m_key;
     idKey(f, false);
