@@ -17,6 +17,7 @@
 #include "track.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -200,6 +201,8 @@ struct NvtxTables
     bool empty() const { return domains.empty() && marks.empty() && callDomains.empty(); }
 };
 
+struct RowDurations; // stats/row_durations.h
+
 struct Capture
 {
     std::string sourcePath;
@@ -240,6 +243,12 @@ struct Capture
     std::vector<int64_t> rowExclusive;
     std::vector<LaneExclusive> laneExclusive;
     bool nestingComputed = false;
+
+    // Live snapshots: each row's durations as the snapshot keeps them from one update to the
+    // next (stats/row_durations.h), which the statistics read instead of every call; index =
+    // row. Empty where the source has none for some row. Any change to rows or their calls
+    // must leave it empty.
+    std::vector<std::shared_ptr<const RowDurations>> rowDurations;
 
     const std::string& regionName(uint32_t region) const
     {

@@ -17,6 +17,7 @@
 // Incremental: feed records as they arrive (it is a protocol::DecoderHandler), take a
 // snapshot() whenever a view wants one. One thread at a time (not thread-safe).
 #include "../capture.h"
+#include "../stats/row_durations.h"
 #include "protocol/spanscope_decoder.h"
 #include "shared_chunks.h"
 #include "shared_names.h"
@@ -126,6 +127,14 @@ public:
         std::vector<uint64_t> rowBegin;                // Layout::rowBegin
         std::vector<uint64_t> openEvents; // events (ascending) of the calls open then
         uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
+        // (bucket, its calls closed then, counted and their durations kept: see
+        // stats/row_durations.h), by bucket (see Layout), for the buckets of at least
+        // minimumCommittedCalls calls (a smaller row the statistics read call by call, for
+        // less than its upkeep) in a snapshot laid out from a memo. A snapshot laid out from
+        // this memo counts a bucket's calls afresh where it has none.
+        using CommittedBucket = std::pair<uint32_t, std::shared_ptr<const CommittedCalls>>;
+        std::vector<CommittedBucket> committed;
+        uint64_t minimumCommittedCalls = 1024; // kept by every memo that replaces this one
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
@@ -224,6 +233,9 @@ private:
         // the CPU calls of region r, bucket R + r its GPU work (R regions).
         std::vector<uint64_t> rowBegin;
         bool fromMemo = false; // made by relayout()
+        // relayout(): the calls placed anew (arrived since the memo, or open then) as
+        // (bucket, call), by bucket.
+        std::vector<std::pair<uint32_t, uint32_t>> placed;
     };
     Layout layout(int64_t lastNs, const LayoutMemo* memo) const;
     // The calls counted per bucket, as Layout::rowBegin.
@@ -233,6 +245,12 @@ private:
     // The memo's order kept, the calls that changed since merged in; nullopt where the memo
     // does not describe an earlier state of these calls (nvtx_assembler_relayout.cpp).
     std::optional<Layout> relayout(int64_t lastNs, const LayoutMemo& memo) const;
+    // The committed calls (closed: they never change again) of the large buckets, from the
+    // memo's where `layout` was made from it, else none; and their rows' durations into
+    // c.rowDurations (nvtx_assembler_durations.cpp). c's events, rows and closedAtEnd are
+    // laid out; eventOf maps calls to events.
+    std::vector<LayoutMemo::CommittedBucket> addRowDurations(Capture& c, const Layout& layout, const LayoutMemo* memo,
+                                                             const Column<uint32_t>& eventOf) const;
     // Whether `memo` describes an earlier (or this) state of this assembler's calls.
     bool canRelayout(const LayoutMemo& memo) const
     {

@@ -141,6 +141,9 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::relayout(int64_t lastNs, con
         if (!copyTo(oldEnd) || out != outEnd)
             return std::nullopt; // the counts disagree with the memo: not an earlier state
     }
+    layout.placed.reserve(changed.size());
+    for (const Changed& c : changed)
+        layout.placed.emplace_back(c.bucket, c.key.call);
     return layout;
 }
 

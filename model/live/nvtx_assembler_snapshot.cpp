@@ -198,11 +198,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                                       lists.crossThreadEnds.end());
     }
     std::sort(c.nvtx.closedAtEnd.begin(), c.nvtx.closedAtEnd.end());
-    // The next snapshot starts from this layout, unless the memo is of a later state.
-    if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits))
-        *memo = LayoutMemo{m_lineage,       m_edits,     m_rewrites, n, uint32_t(m_regionNames.size()),
-                           last,            layout.order, layout.rowBegin, c.nvtx.closedAtEnd,
-                           layout.fromMemo ? memo->relayouts + 1 : 0};
     std::sort(c.nvtx.crossThreadEnds.begin(), c.nvtx.crossThreadEnds.end(),
               [](const NvtxCrossThreadEnd& a, const NvtxCrossThreadEnd& b) { return a.event < b.event; });
     const auto regions = uint32_t(m_regionNames.size());
@@ -220,6 +215,13 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.rows.push_back(row);
     }
     c.rowExclusive.assign(c.rows.size(), -1);
+    auto committed = addRowDurations(c, layout, memo, eventOf);
+    // The next snapshot starts from this layout, unless the memo is of a later state.
+    if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits))
+        *memo = LayoutMemo{m_lineage,       m_edits,     m_rewrites, n, uint32_t(m_regionNames.size()),
+                           last,            layout.order, layout.rowBegin, c.nvtx.closedAtEnd,
+                           layout.fromMemo ? memo->relayouts + 1 : 0, std::move(committed),
+                           memo->minimumCommittedCalls};
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,

@@ -161,6 +161,11 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
     // on them): keep each process's, renumbered. Others get theirs at load time.
     const bool tracks = std::any_of(processes.begin(), processes.end(),
                                     [](const ProcessCapture& p) { return !p.capture->tracks.empty(); });
+    // Each row keeps its calls, so its durations (stats/row_durations.h) carry over, where
+    // every process has them.
+    const bool durations = std::all_of(processes.begin(), processes.end(), [](const ProcessCapture& p) {
+        return p.capture->rowDurations.size() == p.capture->rows.size();
+    });
     std::map<std::string, uint32_t> regionOf;
     std::map<std::string, uint32_t> domainOf{{"default", 0}};
     uint32_t nextDomain = 1;
@@ -234,6 +239,8 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
                 copy.track.value += trackBase;
             c.rows.push_back(std::move(copy));
         }
+        if (durations)
+            c.rowDurations.insert(c.rowDurations.end(), p.rowDurations.begin(), p.rowDurations.end());
         c.events.start.insert(c.events.start.end(), p.events.start.begin(), p.events.start.end());
         c.events.end.insert(c.events.end.end(), p.events.end.begin(), p.events.end.end());
         for (const auto& optional : kOptionalEventColumns)

@@ -2,6 +2,7 @@
 
 #include "saturating.h"
 #include "percentile.h"
+#include "row_durations.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,126 @@ std::optional<int64_t> exclusiveOf(const Capture& capture, std::span<const uint3
     return sum;
 }
 
+// What a closed call adds besides its duration: GPU time, time suspended, allocations.
+struct CallExtras
+{
+    int64_t gpuTotal = 0, awaitTotal = 0, allocCount = 0, allocBytes = 0, allocIterations = 0;
+    uint64_t gpuCalls = 0, allocCalls = 0, spanCalls = 0;
+
+    static bool any(const EventColumns& events)
+    {
+        return events.hasGpu() || events.hasAwait() || events.hasAllocations();
+    }
+    void add(const EventColumns& events, uint64_t i)
+    {
+        if (events.hasGpu() && events.gpu[i] >= 0) {
+            ++gpuCalls;
+            gpuTotal = addSaturating(gpuTotal, events.gpu[i]);
+        }
+        if (events.hasAwait())
+            awaitTotal = addSaturating(awaitTotal, events.awaitNs[i]);
+        if (events.hasAllocations() && events.allocCounts[i] >= 0) {
+            ++allocCalls;
+            allocCount = addSaturating(allocCount, events.allocCounts[i]);
+            allocBytes = addSaturating(allocBytes, events.allocBytes[i]);
+            if (!events.allocIterations.empty() && events.allocIterations[i] >= 0) {
+                ++spanCalls;
+                allocIterations = addSaturating(allocIterations, events.allocIterations[i]);
+            }
+        }
+    }
+    void into(const EventColumns& events, RegionStats& stats) const
+    {
+        if (events.hasGpu() && gpuCalls > 0) {
+            stats.gpuCalls = gpuCalls;
+            stats.gpuTotal = gpuTotal;
+        }
+        if (events.hasAwait())
+            stats.awaitTotal = awaitTotal;
+        if (allocCalls > 0) {
+            stats.allocCount = allocCount;
+            stats.allocBytes = allocBytes;
+            if (spanCalls > 0)
+                stats.allocIterations = allocIterations;
+        }
+    }
+};
+
+// Whether every one of `rows` has its durations from a live snapshot.
+bool haveRowDurations(const Capture& capture, std::span<const uint32_t> rows)
+{
+    if (capture.rowDurations.size() != capture.rows.size())
+        return false;
+    return std::all_of(rows.begin(), rows.end(), [&](uint32_t r) { return capture.rowDurations[r] != nullptr; });
+}
+
+// computeRegionStats() from the rows' RowDurations: the same figures (the spread up to
+// rounding), at a cost that does not grow with the calls but where the capture has GPU
+// times, time suspended or allocations, which closed calls can still gain (a kernel that
+// finishes after its launch returned) and so are summed from the columns.
+RegionStats statsOfRowDurations(const Capture& capture, std::span<const uint32_t> rows)
+{
+    RegionStats stats;
+    const auto& events = capture.events;
+    DurationSums sums;
+    std::vector<std::span<const int64_t>> runs;
+    int64_t firstStart = std::numeric_limits<int64_t>::max();
+    int64_t lastEnd = std::numeric_limits<int64_t>::min();
+    CallExtras extras;
+    const bool extrasFromColumns = CallExtras::any(events);
+    for (const uint32_t r : rows) {
+        const RowDurations& row = *capture.rowDurations[r];
+        stats.calls += row.calls;
+        stats.unclosed += row.unclosed;
+        sums.merge(row.sums);
+        row.committed->durations.viewsInto(runs);
+        runs.emplace_back(row.pending);
+        if (row.sums.closed == 0)
+            continue;
+        // The row's first and last closed calls in its order (by start), as the whole
+        // computation sees them.
+        const auto& placed = capture.rows[r];
+        const uint64_t begin = placed.offset, end = placed.offset + placed.count;
+        uint64_t first = begin, last = end;
+        while (first < end && events.end[first] < events.start[first])
+            ++first;
+        while (last > first && events.end[last - 1] < events.start[last - 1])
+            --last;
+        if (first == end)
+            continue; // the durations disagree with the calls; nothing to take first and last from
+        if (events.start[first] < firstStart) {
+            firstStart = events.start[first];
+            stats.first = subtractSaturating(events.end[first], events.start[first]);
+        }
+        if (row.sums.endMax > lastEnd) {
+            lastEnd = row.sums.endMax;
+            stats.last = subtractSaturating(events.end[last - 1], events.start[last - 1]);
+        }
+        if (extrasFromColumns)
+            for (uint64_t i = begin; i < end; ++i)
+                if (events.end[i] >= events.start[i])
+                    extras.add(events, i);
+    }
+    if (sums.closed == 0) {
+        stats.stddev = 0.0;
+        stats.p50 = stats.p95 = stats.p99 = 0.0;
+    } else {
+        stats.total = sums.total;
+        stats.minimum = sums.minimum;
+        stats.maximum = sums.maximum;
+        stats.startMin = sums.startMin;
+        stats.endMax = sums.endMax;
+        stats.mean = double(sums.total) / double(sums.closed);
+        stats.stddev = std::sqrt(std::max(0.0, sums.m2) / double(sums.closed));
+        stats.p50 = percentileOfRuns(runs, 50.0);
+        stats.p95 = percentileOfRuns(runs, 95.0);
+        stats.p99 = percentileOfRuns(runs, 99.0);
+    }
+    extras.into(events, stats);
+    stats.exclusive = exclusiveOf(capture, rows, std::nullopt);
+    return stats;
+}
+
 } // namespace
 
 std::vector<int64_t> closedDurations(const Capture& capture, std::span<const uint32_t> rows,
@@ -95,15 +216,15 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
 {
     if (capture.layout == StorageLayout::Aggregate)
         return aggregateStats(capture, rows);
+    if (!thread && haveRowDurations(capture, rows))
+        return statsOfRowDurations(capture, rows);
 
     RegionStats stats;
     const auto& events = capture.events;
     scratch.clear();
     int64_t firstStart = std::numeric_limits<int64_t>::max();
     int64_t lastEnd = std::numeric_limits<int64_t>::min();
-    int64_t gpuTotal = 0, awaitTotal = 0, allocCount = 0, allocBytes = 0;
-    uint64_t gpuCalls = 0, allocCalls = 0, spanCalls = 0;
-    int64_t allocIterations = 0;
+    CallExtras extras;
     stats.startMin = std::numeric_limits<int64_t>::max();
     stats.endMax = std::numeric_limits<int64_t>::min();
 
@@ -132,21 +253,7 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
             rowLastEnd = std::max(rowLastEnd, end);
             stats.startMin = std::min(stats.startMin, start);
             stats.endMax = std::max(stats.endMax, end);
-            if (events.hasGpu() && events.gpu[i] >= 0) {
-                ++gpuCalls;
-                gpuTotal = addSaturating(gpuTotal, events.gpu[i]);
-            }
-            if (events.hasAwait())
-                awaitTotal = addSaturating(awaitTotal, events.awaitNs[i]);
-            if (events.hasAllocations() && events.allocCounts[i] >= 0) {
-                ++allocCalls;
-                allocCount = addSaturating(allocCount, events.allocCounts[i]);
-                allocBytes = addSaturating(allocBytes, events.allocBytes[i]);
-                if (!events.allocIterations.empty() && events.allocIterations[i] >= 0) {
-                    ++spanCalls;
-                    allocIterations = addSaturating(allocIterations, events.allocIterations[i]);
-                }
-            }
+            extras.add(events, i);
         }
         if (rowHasFirst) {
             if (rowFirstStart < firstStart) {
@@ -187,18 +294,7 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
         stats.p95 = ps[1];
         stats.p99 = ps[2];
     }
-    if (events.hasGpu() && gpuCalls > 0) {
-        stats.gpuCalls = gpuCalls;
-        stats.gpuTotal = gpuTotal;
-    }
-    if (events.hasAwait())
-        stats.awaitTotal = awaitTotal;
-    if (allocCalls > 0) {
-        stats.allocCount = allocCount;
-        stats.allocBytes = allocBytes;
-        if (spanCalls > 0)
-            stats.allocIterations = allocIterations;
-    }
+    extras.into(events, stats);
     stats.exclusive = exclusiveOf(capture, rows, thread);
     return stats;
 }

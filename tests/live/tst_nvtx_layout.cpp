@@ -2,6 +2,8 @@
 // order (start ascending, the longer of two starting together first, then arrival), on
 // the paths a large capture takes (both cores, threads' runs merged or sorted).
 #include "model/live/nvtx_assembler.h"
+#include "model/stats/capture_summary.h"
+#include "support/same_stats.h"
 #include "support/nvtx_feed.h"
 
 #include <QTest>
@@ -321,15 +323,20 @@ private slots:
     }
 
     // A live job's snapshots are laid out from the previous one's (LayoutMemo): each equals
-    // the snapshot laid out afresh from the same calls, round after round, whether the
-    // memo is passed between frozen copies (as JobAssembler does) or older copies come
-    // after it (the memo is left alone and not used).
+    // the snapshot laid out afresh from the same calls, statistics included, round after
+    // round, whether the memo is passed between frozen copies (as JobAssembler does) or
+    // older copies come after it (the memo is left alone and not used).
     void aSnapshotLaidOutFromTheLastOneEqualsOneLaidOutAfresh()
     {
         for (const unsigned seed : {1u, 2u, 3u, 4u}) {
             NvtxAssembler a;
             RandomJob job(a, seed);
             NvtxAssembler::LayoutMemo memo;
+            // Two jobs keep every row's durations; the others only those of large rows,
+            // which grow past the threshold on the way (kept from then on).
+            if (seed <= 2)
+                memo.minimumCommittedCalls = 1;
+            uint64_t rowsWithDurations = 0;
             for (uint64_t round = 0; round < 30; ++round) {
                 const NvtxAssembler older = a;
                 job.round(seed == 4 ? 4000 : 150);
@@ -339,6 +346,18 @@ private slots:
                 checkSameLayout(*kept, *fresh);
                 if (QTest::currentTestFailed())
                     return;
+                // Its statistics from the durations kept since the memo's (every row of at
+                // least minimumCommittedCalls calls has them once a snapshot was laid out
+                // from a memo) equal those of its calls.
+                QVERIFY(fresh->rowDurations.empty());
+                for (size_t r = 0; r < kept->rows.size(); ++r) {
+                    const bool has = r < kept->rowDurations.size() && kept->rowDurations[r];
+                    QCOMPARE(has, round > 0 && kept->rows[r].count >= memo.minimumCommittedCalls);
+                    rowsWithDurations += has;
+                }
+                const QString difference =
+                    spanscope::testing::summaryDifference(*summarizeCapture(*kept), *summarizeCapture(*fresh));
+                QVERIFY2(difference.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(difference)));
                 QCOMPARE(memo.relayouts, round); // every snapshot but the first from the memo
                 QCOMPARE(memo.calls, fresh->events.size());
                 if (round % 7 == 3) { // a copy older than the memo: laid out afresh
@@ -348,6 +367,8 @@ private slots:
                     QCOMPARE(memo.relayouts, round);
                 }
             }
+            if (seed != 3) // its rows stay smaller than the threshold
+                QVERIFY(rowsWithDurations > 0);
         }
     }
 
