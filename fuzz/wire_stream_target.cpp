@@ -5,6 +5,7 @@
 #include "fuzz_support.h"
 #include "fuzz_targets.h"
 #include "model/live/job_assembler.h"
+#include "model/stats/capture_summary.h"
 
 #include <string>
 
@@ -24,6 +25,7 @@ int wireStream(const std::uint8_t* data, std::size_t size)
     model::live::NvtxAssemblerOptions options;
     if (budget)
         options.maxSpansPerSecond = 1000;
+    options.minimumCommittedCalls = 1; // every row keeps its durations, as large ones do
     const std::size_t cut = streams == 2 ? bytes.size() * split / 65536 : bytes.size();
     const std::string parts[2] = {bytes.substr(0, cut), bytes.substr(cut)};
     // `live`: a snapshot halfway through each stream, as a live viewer takes them, so the
@@ -58,6 +60,17 @@ int wireStream(const std::uint8_t* data, std::size_t size)
                    && capture->rows[r].count == whole->rows[r].count);
     FUZZ_CHECK(capture->events.start == whole->events.start && capture->events.end == whole->events.end
                && capture->events.threadIds == whole->events.threadIds);
+    // Summarized from the durations kept since the snapshot before, or from every call:
+    // the same figures (the spread up to rounding).
+    const auto kept = model::summarizeCapture(*capture), fresh = model::summarizeCapture(*whole);
+    FUZZ_CHECK(kept && fresh && kept->perRow.size() == fresh->perRow.size());
+    for (std::size_t r = 0; r < fresh->perRow.size(); ++r) {
+        const model::RegionStats &a = kept->perRow[r], &b = fresh->perRow[r];
+        FUZZ_CHECK(a.calls == b.calls && a.unclosed == b.unclosed && a.total == b.total && a.minimum == b.minimum
+                   && a.maximum == b.maximum && a.first == b.first && a.last == b.last && a.p50 == b.p50
+                   && a.p95 == b.p95 && a.p99 == b.p99 && a.startMin == b.startMin && a.endMax == b.endMax
+                   && a.gpuTotal == b.gpuTotal && a.allocCount == b.allocCount);
+    }
     analyze(std::move(capture));
     return 0;
 }

@@ -43,6 +43,10 @@ struct NvtxAssemblerOptions
     // were kept in the current one-second window. 0 = unlimited.
     double maxSpansPerSecond = 0;
     std::string commandLine; // stored as metadata `command_line` when not empty
+    // A row of at least this many calls keeps its committed calls' durations from one
+    // snapshot to the next (LayoutMemo::committed); a smaller one is summarized call by
+    // call, for less than that upkeep.
+    uint64_t minimumCommittedCalls = 1024;
 };
 
 // What the assembler has seen so far; counts of records or ranges.
@@ -129,12 +133,11 @@ public:
         uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
         // (bucket, its calls closed then, counted and their durations kept: see
         // stats/row_durations.h), by bucket (see Layout), for the buckets of at least
-        // minimumCommittedCalls calls (a smaller row the statistics read call by call, for
-        // less than its upkeep) in a snapshot laid out from a memo. A snapshot laid out from
-        // this memo counts a bucket's calls afresh where it has none.
+        // NvtxAssemblerOptions::minimumCommittedCalls calls, in a snapshot laid out from a
+        // memo. A snapshot laid out from this memo counts a bucket's calls afresh where it
+        // has none.
         using CommittedBucket = std::pair<uint32_t, std::shared_ptr<const CommittedCalls>>;
         std::vector<CommittedBucket> committed;
-        uint64_t minimumCommittedCalls = 1024; // kept by every memo that replaces this one
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and

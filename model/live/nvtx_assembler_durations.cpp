@@ -43,7 +43,7 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
     // threads finish together.
     std::vector<uint32_t> kept;
     for (uint32_t b = 0; b < buckets; ++b)
-        if (callsIn(b) > 0 && callsIn(b) >= memo->minimumCommittedCalls)
+        if (callsIn(b) > 0 && callsIn(b) >= m_options.minimumCommittedCalls)
             kept.push_back(b);
     if (kept.empty())
         return {};

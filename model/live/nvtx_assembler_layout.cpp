@@ -131,7 +131,7 @@ NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
     else
         for (size_t item = 0; item < rows.size(); ++item)
             sortRow(item, 0);
-    Layout layout{std::make_shared<Column<uint32_t>>(n), std::move(rowBegin)};
+    Layout layout{std::make_shared<Column<uint32_t>>(n), std::move(rowBegin), false, {}};
     Column<uint32_t>& order = *layout.order;
     for (size_t k = 0; k < n; ++k)
         order[k] = keys[k].call;

@@ -69,7 +69,7 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::relayout(int64_t lastNs, con
         return a.bucket != b.bucket ? a.bucket < b.bucket : before(a.key, b.key);
     });
 
-    Layout layout{std::make_shared<Column<uint32_t>>(n), rowBegins(), true};
+    Layout layout{std::make_shared<Column<uint32_t>>(n), rowBegins(), true, {}};
     Column<uint32_t>& order = *layout.order;
     // The key an old event had in the memo's layout: a call open then ended at its last
     // timestamp; every other one is closed and has not changed since.

@@ -220,8 +220,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits))
         *memo = LayoutMemo{m_lineage,       m_edits,     m_rewrites, n, uint32_t(m_regionNames.size()),
                            last,            layout.order, layout.rowBegin, c.nvtx.closedAtEnd,
-                           layout.fromMemo ? memo->relayouts + 1 : 0, std::move(committed),
-                           memo->minimumCommittedCalls};
+                           layout.fromMemo ? memo->relayouts + 1 : 0, std::move(committed)};
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,

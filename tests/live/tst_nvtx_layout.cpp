@@ -329,13 +329,14 @@ private slots:
     void aSnapshotLaidOutFromTheLastOneEqualsOneLaidOutAfresh()
     {
         for (const unsigned seed : {1u, 2u, 3u, 4u}) {
-            NvtxAssembler a;
-            RandomJob job(a, seed);
-            NvtxAssembler::LayoutMemo memo;
             // Two jobs keep every row's durations; the others only those of large rows,
             // which grow past the threshold on the way (kept from then on).
+            NvtxAssemblerOptions options;
             if (seed <= 2)
-                memo.minimumCommittedCalls = 1;
+                options.minimumCommittedCalls = 1;
+            NvtxAssembler a(options);
+            RandomJob job(a, seed);
+            NvtxAssembler::LayoutMemo memo;
             uint64_t rowsWithDurations = 0;
             for (uint64_t round = 0; round < 30; ++round) {
                 const NvtxAssembler older = a;
@@ -352,7 +353,7 @@ private slots:
                 QVERIFY(fresh->rowDurations.empty());
                 for (size_t r = 0; r < kept->rows.size(); ++r) {
                     const bool has = r < kept->rowDurations.size() && kept->rowDurations[r];
-                    QCOMPARE(has, round > 0 && kept->rows[r].count >= memo.minimumCommittedCalls);
+                    QCOMPARE(has, round > 0 && kept->rows[r].count >= options.minimumCommittedCalls);
                     rowsWithDurations += has;
                 }
                 const QString difference =
