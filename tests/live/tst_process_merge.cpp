@@ -3,6 +3,9 @@
 // event indices in marks and closed-at-end lists move with their events, metadata counts
 // add up and every warning names its process.
 #include "model/live/process_merge.h"
+#include "model/stats/capture_summary.h"
+#include "model/stats/row_durations.h"
+#include "support/same_stats.h"
 #include "support/capture_builder.h"
 
 #include <QTest>
@@ -220,6 +223,39 @@ private slots:
         const auto mixed = live::mergeProcesses({{11, a}, {22, processB()}});
         QCOMPARE(mixed->events.track.size(), mixed->events.size());
         QCOMPARE(mixed->track(TrackId{mixed->events.track.back()}).rank, 1);
+    }
+
+    // A live process's rows come with their durations (stats/row_durations.h): each moves
+    // with its row, and the merged capture's statistics are those of its calls. Where one
+    // process has none, the merge has none.
+    void rowDurationsMoveWithTheirRows()
+    {
+        auto withDurations = [](std::shared_ptr<Capture> c) {
+            for (const RegionRow& row : c->rows) {
+                std::vector<std::pair<int64_t, int64_t>> calls;
+                for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+                    calls.emplace_back(c->events.start[i], c->events.end[i]);
+                c->rowDurations.push_back(RowDurations::of(CommittedCalls().with(calls), {}));
+            }
+            return c;
+        };
+        const auto a = withDurations(processA()), b = withDurations(processB());
+        const auto merged = live::mergeProcesses({{11, a}, {22, b}});
+        QCOMPARE(merged->rowDurations.size(), merged->rows.size());
+        for (size_t r = 0; r < merged->rows.size(); ++r) {
+            const Capture& from = merged->rows[r].rank == 0 ? *a : *b;
+            const uint64_t offset = merged->rows[r].offset - (merged->rows[r].rank == 0 ? 0 : a->events.size());
+            const auto it = std::find_if(from.rows.begin(), from.rows.end(),
+                                         [&](const RegionRow& row) { return row.offset == offset; });
+            QVERIFY(it != from.rows.end());
+            QCOMPARE(merged->rowDurations[r], from.rowDurations[size_t(it - from.rows.begin())]);
+        }
+        Capture plain = *merged;
+        plain.rowDurations.clear();
+        const QString difference = testing::summaryDifference(*summarizeCapture(*merged), *summarizeCapture(plain));
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+        QVERIFY(live::mergeProcesses({{11, a}, {22, processB()}})->rowDurations.empty());
     }
 
     void oneProcessIsUnchanged()
