@@ -55,7 +55,10 @@ struct ThreadFilter
 // durations are pooled; first = `first` of the row with the earliest start, last = `last`
 // of the row with the latest end. Uses computeNesting()'s exclusive times when available,
 // otherwise the file's stored exclusive totals. `scratch` is reused between calls to avoid
-// reallocating. O(n) expected.
+// reallocating. O(n) expected; where every one of `rows` has its durations from a live
+// snapshot (Capture::rowDurations) and no thread is asked for, O(runs · log n) from those
+// (plus a pass over the calls where the capture has GPU times, time suspended or
+// allocations, which a call can gain after it closed).
 RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t> rows,
                                std::vector<int64_t>& scratch,
                                std::optional<ThreadFilter> thread = std::nullopt);
