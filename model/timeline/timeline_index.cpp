@@ -22,21 +22,28 @@ void finishRow(const Capture& capture, DepthRow& row)
     row.busyPrefix.resize(n + 1);
     row.busyPrefix[0] = 0;
     bool endsOrdered = true;
+    // One pass over the calls for the busy time, the sampled starts and the summaries:
+    // their columns are read through indices that skip about (a depth row holds calls of
+    // many rows), which costs a cache miss per call and column.
+    row.sampledStart.reserve(n / DepthRow::kSampleStride + 1);
+    RowLodBuilder lod(n > 0 ? start[row.events[0]] : 0, n > 0 ? end[row.events[n - 1]] : 0, n);
+    int64_t lastEnd = std::numeric_limits<int64_t>::min();
     for (size_t i = 0; i < n; ++i) {
-        if (i + 16 < n) { // the calls' columns are read through indices that skip about
+        if (i + 16 < n) {
             __builtin_prefetch(&start[row.events[i + 16]]);
             __builtin_prefetch(&end[row.events[i + 16]]);
         }
         const uint32_t e = row.events[i];
-        row.busyPrefix[i + 1] = addSaturating(row.busyPrefix[i], subtractSaturating(end[e], start[e]));
-        if (i > 0 && end[e] < end[row.events[i - 1]])
-            endsOrdered = false;
+        const int64_t s = start[e], t = end[e];
+        row.busyPrefix[i + 1] = addSaturating(row.busyPrefix[i], subtractSaturating(t, s));
+        endsOrdered = endsOrdered && t >= lastEnd;
+        lastEnd = t;
+        if (i % DepthRow::kSampleStride == 0)
+            row.sampledStart.push_back(s);
+        lod.add(i, s, t);
     }
-    row.sampledStart.reserve(n / DepthRow::kSampleStride + 1);
-    for (size_t i = 0; i < n; i += DepthRow::kSampleStride)
-        row.sampledStart.push_back(start[row.events[i]]);
     if (endsOrdered) // the summaries assume calls that do not overlap
-        row.lod = RowLod::build(capture, row.events.data(), n);
+        row.lod = lod.finish();
     if (!endsOrdered) {
         row.maxEnd.resize(n);
         int64_t running = std::numeric_limits<int64_t>::min();

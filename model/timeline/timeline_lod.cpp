@@ -7,19 +7,6 @@ namespace spanscope::model {
 
 namespace {
 
-void setCovered(LodLevel& level, size_t b0, size_t b1) // inclusive range
-{
-    for (size_t b = b0; b <= b1;) {
-        if (b % 64 == 0 && b + 63 <= b1) {
-            level.covered[b / 64] = ~uint64_t(0);
-            b += 64;
-        } else {
-            level.covered[b / 64] |= uint64_t(1) << (b % 64);
-            ++b;
-        }
-    }
-}
-
 LodLevel coarsen(const LodLevel& fine)
 {
     LodLevel coarse;
@@ -42,51 +29,69 @@ LodLevel coarsen(const LodLevel& fine)
 
 } // namespace
 
+RowLodBuilder::RowLodBuilder(int64_t firstStart, int64_t lastEnd, size_t count) : m_count(count)
+{
+    const int64_t buckets0 = int64_t(count) / RowLod::kCallsPerBucket;
+    if (buckets0 < 4)
+        return;
+    m_building = true;
+    m_lod.base = firstStart;
+    // The calls do not overlap, so the last one ends last (a row that breaks this only
+    // gets its coverage clipped to the last bucket, see add()).
+    const int64_t span = std::max(firstStart, lastEnd) - firstStart + 1;
+    m_level.width = std::max<int64_t>(1, (span + buckets0 - 1) / buckets0);
+    const size_t buckets = size_t(span / m_level.width + 1);
+    m_level.first.resize(buckets + 1);
+    m_level.longest.assign(buckets, 0);
+    m_level.covered.assign((buckets + 63) / 64, 0);
+}
+
+void RowLodBuilder::setCovered(size_t b0, size_t b1)
+{
+    for (size_t b = b0; b <= b1;) {
+        if (b % 64 == 0 && b + 63 <= b1) {
+            m_level.covered[b / 64] = ~uint64_t(0);
+            b += 64;
+        } else {
+            m_level.covered[b / 64] |= uint64_t(1) << (b % 64);
+            ++b;
+        }
+    }
+}
+
+RowLod RowLodBuilder::finish()
+{
+    if (!m_building)
+        return std::move(m_lod);
+    // A call's bucket b0 is the first bucket of every bucket up to b0 that no earlier call
+    // started in (starts ascend); the buckets after the last call's start, the end.
+    while (m_firstSet <= m_level.buckets())
+        m_level.first[m_firstSet++] = uint32_t(m_count);
+    m_lod.levels.push_back(std::move(m_level));
+    while (m_lod.levels.back().buckets() > 8)
+        m_lod.levels.push_back(coarsen(m_lod.levels.back()));
+    m_building = false;
+    return std::move(m_lod);
+}
+
 RowLod RowLod::build(const Capture& capture, const uint32_t* events, size_t count)
 {
-    RowLod lod;
-    const int64_t buckets0 = int64_t(count) / kCallsPerBucket;
-    if (buckets0 < 4)
-        return lod;
+    if (count == 0)
+        return {};
     const auto& start = capture.events.start;
     const auto& end = capture.events.end;
-    lod.base = start[events[0]];
-    // The calls do not overlap, so the last one ends last (a row that breaks this only
-    // gets its coverage clipped to the last bucket below).
-    const int64_t lastEnd = std::max(lod.base, end[events[count - 1]]);
-    const int64_t span = lastEnd - lod.base + 1;
-
-    LodLevel level;
-    level.width = std::max<int64_t>(1, (span + buckets0 - 1) / buckets0);
-    const size_t buckets = size_t(span / level.width + 1);
-    level.first.resize(buckets + 1);
-    level.longest.assign(buckets, 0);
-    level.covered.assign((buckets + 63) / 64, 0);
-    // One pass: a call's bucket b0 is the first bucket of every bucket up to b0 that no
-    // earlier call started in (starts ascend). The calls' columns are read through their
-    // indices, which skip about (a depth row holds calls of many rows), so they are
-    // fetched ahead.
+    RowLodBuilder builder(start[events[0]], end[events[count - 1]], count);
+    // The calls' columns are read through their indices, which skip about (a depth row
+    // holds calls of many rows), so they are fetched ahead.
     constexpr size_t kAhead = 16;
-    size_t firstSet = 0; // level.first[0, firstSet) are known
     for (size_t k = 0; k < count; ++k) {
         if (k + kAhead < count) {
             __builtin_prefetch(&start[events[k + kAhead]]);
             __builtin_prefetch(&end[events[k + kAhead]]);
         }
-        const int64_t s = start[events[k]], e = end[events[k]];
-        const auto b0 = size_t((s - lod.base) / level.width);
-        const auto b1 = e > s ? size_t((e - 1 - lod.base) / level.width) : b0;
-        while (firstSet <= b0)
-            level.first[firstSet++] = uint32_t(k);
-        level.longest[b0] = std::max(level.longest[b0], e - s);
-        setCovered(level, b0, std::min(b1, buckets - 1));
+        builder.add(k, start[events[k]], end[events[k]]);
     }
-    while (firstSet <= buckets)
-        level.first[firstSet++] = uint32_t(count);
-    lod.levels.push_back(std::move(level));
-    while (lod.levels.back().buckets() > 8)
-        lod.levels.push_back(coarsen(lod.levels.back()));
-    return lod;
+    return builder.finish();
 }
 
 int RowLod::levelFor(int64_t pixelNs) const

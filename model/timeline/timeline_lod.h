@@ -7,6 +7,7 @@
 
 #include "../capture.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +37,36 @@ struct RowLod
     // The coarsest level with at least two buckets per `pixelNs`, or -1 if none.
     int levelFor(int64_t pixelNs) const;
     size_t residentBytes() const;
+};
+
+// RowLod::build in pieces, for a caller that reads the row's calls anyway: made knowing the
+// row's first start, last end and call count, then fed every call in order.
+class RowLodBuilder
+{
+public:
+    RowLodBuilder(int64_t firstStart, int64_t lastEnd, size_t count);
+    // Call k of the row (k ascending from 0), from `start` to `end` (ns).
+    void add(size_t k, int64_t start, int64_t end)
+    {
+        if (!m_building)
+            return;
+        const auto b0 = size_t((start - m_lod.base) / m_level.width);
+        const auto b1 = end > start ? size_t((end - 1 - m_lod.base) / m_level.width) : b0;
+        while (m_firstSet <= b0)
+            m_level.first[m_firstSet++] = uint32_t(k);
+        m_level.longest[b0] = std::max(m_level.longest[b0], end - start);
+        setCovered(b0, std::min(b1, m_level.buckets() - 1));
+    }
+    RowLod finish();
+
+private:
+    void setCovered(size_t b0, size_t b1); // inclusive range
+
+    RowLod m_lod;
+    LodLevel m_level;
+    size_t m_count = 0;
+    size_t m_firstSet = 0; // m_level.first[0, m_firstSet) are known
+    bool m_building = false;
 };
 
 // Where a fold that starts at row index `from` (a call under a pixel, ending at `blockEnd`)
