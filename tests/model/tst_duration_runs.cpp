@@ -48,7 +48,8 @@ private slots:
                     case 0: v = INT64_MAX; break;
                     case 1: v = round % 3 == 0 ? INT64_MIN : 0; break;
                     case 2: v = int64_t(random() % 5); break; // ties
-                    default: v = int64_t(random() >> (random() % 60)) - (round % 3 == 0 ? INT64_MAX / 2 : 0);
+                    default: // below 2^63, so that taking INT64_MAX / 2 cannot overflow
+                        v = int64_t(random() >> (1 + random() % 60)) - (round % 3 == 0 ? INT64_MAX / 2 : 0);
                     }
                 }
                 const DurationRuns before = runs;
