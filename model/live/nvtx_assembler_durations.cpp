@@ -78,17 +78,22 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
         durations[item] = RowDurations::of(committed[item].second, rest);
     });
     // Rows are the buckets that hold calls, in order (see snapshot()). A row whose counts
-    // disagree with its calls gets none: the statistics then read its calls.
+    // disagree with its calls gets none, and its bucket is counted afresh next time: the
+    // statistics then read its calls.
     c.rowDurations.assign(c.rows.size(), nullptr);
+    std::vector<LayoutMemo::CommittedBucket> agreeing;
+    agreeing.reserve(kept.size());
     size_t row = 0, b = 0;
     for (size_t item = 0; item < kept.size(); ++item) {
         for (; b < kept[item]; ++b)
             row += callsIn(b) > 0;
         if (row < c.rows.size() && durations[item]->calls == c.rows[row].count
-            && c.rows[row].offset == layout.rowBegin[kept[item]])
+            && c.rows[row].offset == layout.rowBegin[kept[item]]) {
             c.rowDurations[row] = std::move(durations[item]);
+            agreeing.push_back(std::move(committed[item]));
+        }
     }
-    return committed;
+    return agreeing;
 }
 
 } // namespace spanscope::model::live
