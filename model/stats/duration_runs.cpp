@@ -1,7 +1,8 @@
 #include "duration_runs.h"
 
+#include "percentile.h"
+
 #include <algorithm>
-#include <cmath>
 
 namespace spanscope::model {
 
@@ -62,14 +63,9 @@ double percentileOfRuns(std::span<const std::span<const int64_t>> runs, double p
         n += run.size();
     if (n == 0)
         return 0.0;
-    // The same arithmetic as percentileOfSorted, so both give the same double.
-    const double position = std::clamp(p, 0.0, 100.0) / 100.0 * double(n - 1);
-    const auto below = uint64_t(std::floor(position));
-    const uint64_t above = std::min(below + 1, n - 1);
-    const double fraction = position - double(below);
-    const int64_t low = orderStatistic(runs, below);
-    const int64_t high = above == below ? low : orderStatistic(runs, above);
-    return double(low) + (double(high) - double(low)) * fraction;
+    const PercentilePlace place = percentilePlace(p, n); // as percentileOfSorted, to the bit
+    const int64_t low = orderStatistic(runs, place.below);
+    return place.between(low, place.above == place.below ? low : orderStatistic(runs, place.above));
 }
 
 } // namespace spanscope::model

@@ -14,9 +14,8 @@ std::vector<double> percentilesOfUnsorted(std::vector<int64_t>& values, const st
     size_t from = 0;
     const auto begin = values.begin();
     for (size_t k = 0; k < ps.size(); ++k) {
-        const double position = std::clamp(ps[k], 0.0, 100.0) / 100.0 * double(n - 1);
-        const size_t below = std::max(size_t(std::floor(position)), from);
-        const double fraction = position - std::floor(position);
+        const PercentilePlace place = percentilePlace(ps[k], n);
+        const size_t below = std::max(size_t(place.below), from);
         std::nth_element(begin + int64_t(from), begin + int64_t(below), values.end());
         const int64_t low = values[below];
         int64_t high = low;
@@ -28,7 +27,7 @@ std::vector<double> percentilesOfUnsorted(std::vector<int64_t>& values, const st
             high = values[below + 1];
         }
         from = below;
-        results[k] = double(low) + (double(high) - double(low)) * fraction;
+        results[k] = place.between(low, high);
     }
     return results;
 }

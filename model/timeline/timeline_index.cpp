@@ -40,7 +40,8 @@ void finishRow(const Capture& capture, DepthRow& row)
         lastEnd = t;
         if (i % DepthRow::kSampleStride == 0)
             row.sampledStart.push_back(s);
-        lod.add(i, s, t);
+        if (endsOrdered) // else the summaries are not kept
+            lod.add(i, s, t);
     }
     if (endsOrdered) // the summaries assume calls that do not overlap
         row.lod = lod.finish();

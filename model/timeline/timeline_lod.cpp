@@ -74,26 +74,6 @@ RowLod RowLodBuilder::finish()
     return std::move(m_lod);
 }
 
-RowLod RowLod::build(const Capture& capture, const uint32_t* events, size_t count)
-{
-    if (count == 0)
-        return {};
-    const auto& start = capture.events.start;
-    const auto& end = capture.events.end;
-    RowLodBuilder builder(start[events[0]], end[events[count - 1]], count);
-    // The calls' columns are read through their indices, which skip about (a depth row
-    // holds calls of many rows), so they are fetched ahead.
-    constexpr size_t kAhead = 16;
-    for (size_t k = 0; k < count; ++k) {
-        if (k + kAhead < count) {
-            __builtin_prefetch(&start[events[k + kAhead]]);
-            __builtin_prefetch(&end[events[k + kAhead]]);
-        }
-        builder.add(k, start[events[k]], end[events[k]]);
-    }
-    return builder.finish();
-}
-
 int RowLod::levelFor(int64_t pixelNs) const
 {
     for (int l = int(levels.size()) - 1; l >= 0; --l)

@@ -31,16 +31,15 @@ struct RowLod
 
     static constexpr int64_t kCallsPerBucket = 32;
 
-    // Builds the summaries for a depth row whose calls (`events`, sorted by start) do not
-    // overlap. Rows of fewer than 4 buckets' worth of calls get no levels.
-    static RowLod build(const Capture& capture, const uint32_t* events, size_t count);
     // The coarsest level with at least two buckets per `pixelNs`, or -1 if none.
     int levelFor(int64_t pixelNs) const;
     size_t residentBytes() const;
 };
 
-// RowLod::build in pieces, for a caller that reads the row's calls anyway: made knowing the
-// row's first start, last end and call count, then fed every call in order.
+// Builds the summaries for a depth row whose calls (sorted by start) do not overlap, as the
+// caller reads the row's calls for its other figures (finishRow): made knowing the row's
+// first start, last end and call count, then fed every call in order. Rows of fewer than 4
+// buckets' worth of calls get no levels.
 class RowLodBuilder
 {
 public:
