@@ -305,7 +305,7 @@ void RegionDetailsWidget::showRegion(uint32_t region, std::span<const uint32_t> 
              anyClosed ? exactNsText(s.last) : QString());
     setField(Field::StdDev, durationText(s.stddev), exactNsText(s.stddev));
     setField(Field::Exclusive, durationText(s.exclusive), exactNsText(s.exclusive));
-    setField(Field::Imbalance, percentText(s.imbalancePercent),
+    setField(Field::Imbalance, rank ? kMissingText : percentText(s.imbalancePercent),
              rank ? tr("Only defined when pooled over ranks") : QString());
     setField(Field::P50, durationText(s.p50), exactNsText(s.p50));
     setField(Field::P95, durationText(s.p95), exactNsText(s.p95));

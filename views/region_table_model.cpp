@@ -168,7 +168,7 @@ int RegionTableModel::columnOf(Column kind) const
 const model::RegionStats& RegionTableModel::stats(int row) const
 {
     const Entry& e = entry(row);
-    return e.row ? m_summary->perRow[*e.row] : m_summary->pooled[e.region];
+    return e.row ? m_summary->perRow[*e.row] : m_summary->pooled(e.region);
 }
 
 std::span<const uint32_t> RegionTableModel::captureRows(int row) const

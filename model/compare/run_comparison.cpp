@@ -248,7 +248,7 @@ Comparison compareRuns(const std::vector<RunInput>& runs, const CompareOptions& 
             rows.push_back(&it->second);
             const auto& summary = *runs[r].summary;
             if (!options.perRank) {
-                region.runs.emplace_back(summary.pooled[runs[r].capture->rows[it->second.front()].region]);
+                region.runs.emplace_back(summary.pooled(runs[r].capture->rows[it->second.front()].region));
             } else if (it->second.size() == 1) {
                 region.runs.emplace_back(summary.perRow[it->second.front()]);
             } else {

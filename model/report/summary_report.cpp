@@ -275,7 +275,7 @@ void appendAllocationText(std::ostream& out, const Capture& capture, const Captu
     out << "\nAllocations (made while a region's call was innermost on its thread)\n";
     TextTable table({"Region", "Calls", "Allocs", "Bytes", "Allocs/call", "Bytes/call"});
     for (const uint32_t region : summary.regionOrder) {
-        const RegionStats& s = summary.pooled[region];
+        const RegionStats& s = summary.pooled(region);
         if (!s.allocCount)
             continue;
         char perCall[32];
@@ -324,7 +324,7 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
 
     TextTable pooled(withFirst({"Region"}, kStatHeader));
     for (const uint32_t region : summary.regionOrder)
-        pooled.add(withFirst({regionLabel(capture, region)}, statsCells(summary.pooled[region])));
+        pooled.add(withFirst({regionLabel(capture, region)}, statsCells(summary.pooled(region))));
     out << pooled.render();
 
     if (capture.ranks.size() > 1) {
@@ -480,8 +480,8 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
         json.field("name", capture.regionName(region));
         json.field("kind", regionKindName(capture.regionKind(region)));
         json.field("ranks", uint64_t(summary.rowsOfRegion[region].size()));
-        writeStats(json, summary.pooled[region]);
-        json.field("imbalance_pct", summary.pooled[region].imbalancePercent);
+        writeStats(json, summary.pooled(region));
+        json.field("imbalance_pct", summary.pooled(region).imbalancePercent);
         json.key("per_thread");
         json.beginArray();
         for (const auto& t : threadBreakdown(capture, summary.rowsOfRegion[region])) {

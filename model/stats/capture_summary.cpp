@@ -12,7 +12,7 @@ namespace spanscope::model {
 
 namespace {
 
-std::optional<double> imbalance(const std::vector<RegionStats>& perRow, std::span<const uint32_t> rows)
+std::optional<double> imbalance(const Column<RegionStats>& perRow, std::span<const uint32_t> rows)
 {
     if (rows.size() < 2)
         return 0.0;
@@ -53,68 +53,98 @@ RowsOfRegion::RowsOfRegion(const Capture& capture)
                              [&](uint32_t a, uint32_t b) { return capture.rows[a].rank < capture.rows[b].rank; });
 }
 
+const RegionStats& CaptureSummary::noRows()
+{
+    static const RegionStats none = [] {
+        RegionStats stats;
+        stats.imbalancePercent = 0.0;
+        return stats;
+    }();
+    return none;
+}
+
 std::shared_ptr<const CaptureSummary> summarizeCapture(const Capture& capture,
                                                        const ProgressRange& progress)
 {
     auto summary = std::make_shared<CaptureSummary>();
     const size_t regionCount = capture.regionNames.size();
     summary->rowsOfRegion = RowsOfRegion(capture);
+    const RowsOfRegion& rowsOfRegion = summary->rowsOfRegion;
 
     // The statistics of each row, and of each region over its rows where it has several,
-    // are independent: shared out over two threads, largest first.
+    // are independent: shared out over two threads in chunks of consecutive rows (or
+    // regions) of about equal work, largest first. A chunk per row would cost two atomic
+    // operations on a line both cores write, and a capture with a name per range has a
+    // million rows.
     summary->perRow.resize(capture.rows.size());
-    summary->pooled.resize(regionCount);
-    struct Job
-    {
-        bool pooled;    // a region over its rows, else one row
-        uint32_t index; // region or row
-        uint64_t calls;
-    };
-    std::vector<Job> jobs;
-    jobs.reserve(capture.rows.size());
-    for (uint32_t r = 0; r < capture.rows.size(); ++r)
-        jobs.push_back({false, r, capture.rows[r].count});
+    summary->m_pooledSlot.assign(regionCount, CaptureSummary::kNotPooled);
+    std::vector<uint32_t> pooledRegions; // by slot
     for (uint32_t region = 0; region < regionCount; ++region) {
-        uint64_t calls = 0;
-        for (const uint32_t r : summary->rowsOfRegion[region])
-            calls += capture.rows[r].count;
-        if (summary->rowsOfRegion[region].size() > 1)
-            jobs.push_back({true, region, calls});
+        if (rowsOfRegion[region].size() < 2)
+            continue;
+        summary->m_pooledSlot[region] = uint32_t(pooledRegions.size());
+        pooledRegions.push_back(region);
     }
-    // Each job writes its own slot, so their order only balances the two threads' work.
-    std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.calls > b.calls; });
-    const double total = double(std::max<uint64_t>(capture.events.size() * 2, 1));
+    summary->m_pooled.resize(pooledRegions.size());
+    auto callsOfRegion = [&](uint32_t region) {
+        uint64_t calls = 0;
+        for (const uint32_t r : rowsOfRegion[region])
+            calls += capture.rows[r].count;
+        return calls;
+    };
+    struct Chunk
+    {
+        bool pooled;         // items are slots of m_pooled, else rows
+        uint32_t first, last; // items [first, last)
+        uint64_t work;       // calls, plus kItemWork per item
+    };
+    constexpr uint64_t kItemWork = 16; // what a row costs besides its calls, in calls
+    const uint64_t totalWork = 2 * capture.events.size() + kItemWork * (capture.rows.size() + pooledRegions.size());
+    const uint64_t perChunk = std::max<uint64_t>(totalWork / 64, 4096);
+    std::vector<Chunk> chunks;
+    auto cut = [&](bool pooled, size_t items, auto&& workOf) {
+        for (uint32_t i = 0; i < items;) {
+            Chunk chunk{pooled, i, i, 0};
+            for (; i < items && (i == chunk.first || chunk.work + workOf(i) <= perChunk); ++i)
+                chunk.work += workOf(i);
+            chunk.last = i;
+            chunks.push_back(chunk);
+        }
+    };
+    cut(false, capture.rows.size(), [&](uint32_t r) { return capture.rows[r].count + kItemWork; });
+    cut(true, pooledRegions.size(), [&](uint32_t slot) { return callsOfRegion(pooledRegions[slot]) + kItemWork; });
+    // Each chunk writes its own slots, so their order only balances the two threads' work.
+    std::stable_sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) { return a.work > b.work; });
     std::atomic<uint64_t> done{0};
     std::vector<int64_t> scratch[2];
-    shareOut(jobs.size(), [&](size_t j, int worker) {
-        if (progress.cancelled())
-            return;
-        const Job& job = jobs[j];
-        if (job.pooled) {
-            summary->pooled[job.index] = computeRegionStats(capture, summary->rowsOfRegion[job.index], scratch[worker]);
-        } else {
-            const uint32_t one[] = {job.index};
-            summary->perRow[job.index] = computeRegionStats(capture, one, scratch[worker]);
+    shareOut(chunks.size(), [&](size_t c, int worker) {
+        const Chunk& chunk = chunks[c];
+        for (uint32_t i = chunk.first; i < chunk.last && !progress.cancelled(); ++i) {
+            if (chunk.pooled) {
+                summary->m_pooled[i] = computeRegionStats(capture, rowsOfRegion[pooledRegions[i]], scratch[worker]);
+            } else {
+                const uint32_t one[] = {i};
+                RegionStats& stats = summary->perRow[i];
+                stats = computeRegionStats(capture, one, scratch[worker]);
+                if (rowsOfRegion[capture.rows[i].region].size() == 1)
+                    stats.imbalancePercent = 0.0; // the row is its region's pool
+            }
         }
-        const uint64_t now = done.fetch_add(job.calls) + job.calls;
+        const uint64_t now = done.fetch_add(chunk.work) + chunk.work;
         if (worker == 0) // ProgressRange reports from one thread
-            progress.report(double(now) / total);
+            progress.report(double(now) / double(std::max<uint64_t>(totalWork, 1)));
     });
     if (progress.cancelled())
         return nullptr;
-    for (uint32_t region = 0; region < regionCount; ++region) {
-        const std::span<const uint32_t> rows = summary->rowsOfRegion[region];
-        if (rows.size() == 1)
-            summary->pooled[region] = summary->perRow[rows.front()];
-        summary->pooled[region].imbalancePercent = imbalance(summary->perRow, rows);
-    }
+    for (uint32_t slot = 0; slot < pooledRegions.size(); ++slot)
+        summary->m_pooled[slot].imbalancePercent = imbalance(summary->perRow, rowsOfRegion[pooledRegions[slot]]);
 
     // Region order: earliest first start, stable; regions without closed calls last. Sorted
     // as (start, region) pairs: comparing through `pooled` (280 bytes apart) missed the
     // cache on nearly every comparison with a million regions.
     std::vector<std::pair<int64_t, uint32_t>> byStart(regionCount);
     for (uint32_t region = 0; region < regionCount; ++region) {
-        const auto& stats = summary->pooled[region];
+        const auto& stats = summary->pooled(region);
         byStart[region] = {stats.closedCalls() > 0 && !stats.summaryOnly ? stats.startMin
                                                                           : std::numeric_limits<int64_t>::max(),
                            region};

@@ -33,7 +33,9 @@ struct RegionStats
     // Spans of the allocation span API: the iterations they stated, summed (allocation
     // metrics of such a region are per iteration); nullopt for every other region.
     std::optional<int64_t> allocIterations;
-    std::optional<double> imbalancePercent;    // pooled only: (max rank total / mean - 1) * 100
+    // Over a region's rows: (max rank total / mean - 1) * 100. Set in a region's pooled
+    // statistics, and in those of a row that is its region's only one (0).
+    std::optional<double> imbalancePercent;
     bool summaryOnly = false;                  // from stored aggregates; no per-call data
 
     uint64_t closedCalls() const { return calls - unclosed; }

@@ -4,10 +4,12 @@
 #include "model/stats/nesting.h"
 #include "model/stats/percentile.h"
 #include "support/capture_builder.h"
+#include "support/same_stats.h"
 #include "support/test_helpers.h"
 
 #include <cmath>
 #include <random>
+#include <sstream>
 
 using namespace spanscope;
 using namespace spanscope::testing;
@@ -44,7 +46,7 @@ private slots:
     {
         QFETCH(QString, file);
         SPANSCOPE_LOAD(loaded, dataFile(file.toUtf8().constData()));
-        const auto& s = loaded.summary->pooled[0];
+        const auto& s = loaded.summary->pooled(0);
         QCOMPARE(s.calls, uint64_t(3));
         QCOMPARE(s.total, int64_t(33));
         QCOMPARE(s.minimum, int64_t(5));
@@ -90,7 +92,7 @@ work 1 50 90
 work 1 300 305
 )");
         auto summary = summarize(*capture);
-        const auto& pooled = summary->pooled[0];
+        const auto& pooled = summary->pooled(0);
         QCOMPARE(pooled.calls, uint64_t(4));
         QCOMPARE(pooled.total, int64_t(10 + 30 + 40 + 5));
         // first: the rank with the earliest first start (rank 1, 40 ns); last: the rank
@@ -147,7 +149,7 @@ host 0 70 80 gpu=-1
         empty.offset = capture->events.size();
         capture->rows.push_back(empty);
         auto summary = summarize(*capture);
-        const auto& s = summary->pooled[1];
+        const auto& s = summary->pooled(1);
         QCOMPARE(s.calls, uint64_t(0));
         QCOMPARE(s.total, int64_t(0));
         QCOMPARE(s.mean, 0.0);
@@ -155,6 +157,56 @@ host 0 70 80 gpu=-1
         QCOMPARE(*s.p99, 0.0);
         // Regions that recorded nothing sort last.
         QCOMPARE(summary->regionOrder.back(), uint32_t(1));
+    }
+
+    // A capture with a region per range (PyTorch's emit_nvtx names): the summary shares
+    // its rows out in chunks and keeps a single-row region's statistics once. Every row and
+    // region must still be what computeRegionStats() makes of it alone.
+    void manySmallRegionsMatchTheirOwnStatistics()
+    {
+        std::mt19937 random(7);
+        std::ostringstream text;
+        int64_t time = 0;
+        for (int region = 0; region < 40000; ++region) {
+            const int ranks = region % 97 == 0 ? 3 : 1; // a few regions on several ranks
+            for (int rank = 0; rank < ranks; ++rank)
+                for (int call = 0, calls = 1 + int(random() % 3); call < calls; ++call) {
+                    const int64_t start = time;
+                    time += 1 + int64_t(random() % 50);
+                    text << "op" << region << ' ' << rank << ' ' << start << ' '
+                         << (random() % 23 == 0 ? start - 1 : time) << '\n'; // some never closed
+                }
+        }
+        auto capture = buildCapture(text.str());
+        QVERIFY(capture->rows.size() > 40000);
+        auto summary = summarize(*capture);
+        QCOMPARE(summary->regionCount(), capture->regionNames.size());
+        QCOMPARE(summary->perRow.size(), capture->rows.size());
+        std::vector<int64_t> scratch;
+        for (uint32_t r = 0; r < capture->rows.size(); ++r) {
+            const uint32_t one[] = {r};
+            model::RegionStats alone = model::computeRegionStats(*capture, one, scratch);
+            const auto rows = summary->rowsOfRegion[capture->rows[r].region];
+            if (rows.size() == 1)
+                alone.imbalancePercent = 0.0; // the row is its region's pool
+            QVERIFY2(statsDifference(summary->perRow[r], alone).isEmpty(), qPrintable(QString::number(r)));
+        }
+        size_t pooledRegions = 0;
+        for (uint32_t region = 0; region < summary->regionCount(); ++region) {
+            const auto rows = summary->rowsOfRegion[region];
+            const model::RegionStats& pooled = summary->pooled(region);
+            if (rows.size() == 1) {
+                QCOMPARE(&pooled, &summary->perRow[rows.front()]); // kept once
+                continue;
+            }
+            ++pooledRegions;
+            model::RegionStats alone = model::computeRegionStats(*capture, rows, scratch);
+            QVERIFY(pooled.imbalancePercent.has_value());
+            alone.imbalancePercent = pooled.imbalancePercent;
+            QVERIFY2(statsDifference(pooled, alone).isEmpty(), qPrintable(QString::number(region)));
+            QVERIFY(!summary->perRow[rows.front()].imbalancePercent); // one rank of several
+        }
+        QCOMPARE(pooledRegions, size_t(40000 / 97 + 1));
     }
 
     void regionOrderByEarliestStart()
@@ -204,7 +256,7 @@ inner 0 10 20 thread=1
         }
         capture->rowExclusive.assign(2, -1);
         auto summary = summarize(*capture);
-        const auto& s = summary->pooled[0];
+        const auto& s = summary->pooled(0);
         QVERIFY(s.summaryOnly);
         QCOMPARE(s.calls, uint64_t(5));
         QCOMPARE(s.total, int64_t(300));

@@ -54,13 +54,13 @@ inline QString statsDifference(const model::RegionStats& a, const model::RegionS
 // Empty if every row's and region's statistics agree, else where they first differ.
 inline QString summaryDifference(const model::CaptureSummary& a, const model::CaptureSummary& b)
 {
-    if (a.perRow.size() != b.perRow.size() || a.pooled.size() != b.pooled.size())
+    if (a.perRow.size() != b.perRow.size() || a.regionCount() != b.regionCount())
         return QStringLiteral("row or region counts differ");
     for (size_t r = 0; r < a.perRow.size(); ++r)
         if (const QString d = statsDifference(a.perRow[r], b.perRow[r]); !d.isEmpty())
             return QStringLiteral("row %1: %2").arg(r).arg(d);
-    for (size_t region = 0; region < a.pooled.size(); ++region)
-        if (const QString d = statsDifference(a.pooled[region], b.pooled[region]); !d.isEmpty())
+    for (size_t region = 0; region < a.regionCount(); ++region)
+        if (const QString d = statsDifference(a.pooled(uint32_t(region)), b.pooled(uint32_t(region))); !d.isEmpty())
             return QStringLiteral("region %1: %2").arg(region).arg(d);
     if (a.regionOrder != b.regionOrder)
         return QStringLiteral("region order differs");

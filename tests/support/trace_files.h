@@ -44,7 +44,7 @@ inline std::map<std::string, Pooled> pooledOf(const model::LoadedCapture& loaded
     std::map<std::string, Pooled> result;
     const auto& c = *loaded.capture;
     for (uint32_t region = 0; region < c.regionNames.size(); ++region) {
-        const auto& s = loaded.summary->pooled[region];
+        const auto& s = loaded.summary->pooled(region);
         result[std::string(model::regionKindName(c.regionKind(region))) + " " + c.regionName(region)] =
             Pooled{s.calls, s.total, s.gpuCalls.value_or(0), s.gpuTotal.value_or(0)};
     }

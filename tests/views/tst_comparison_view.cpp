@@ -344,7 +344,7 @@ void TestComparisonView::overlayBinsCountEveryClosedCall()
             uint64_t closed = 0;
             for (uint32_t id = 0; id < run.capture->regionNames.size(); ++id)
                 if (run.capture->regionName(id) == region)
-                    closed = run.summary->pooled[id].closedCalls();
+                    closed = run.summary->pooled(id).closedCalls();
             const auto& series = bins->runs[r];
             QCOMPARE(series.calls, closed);
             QCOMPARE(std::accumulate(series.counts.begin(), series.counts.end(), uint64_t(0)),

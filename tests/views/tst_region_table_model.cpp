@@ -262,7 +262,7 @@ void TestRegionTableModel::summaryOnlyShowsDashes()
         total += 1000;
     }
     const Snapshot snapshot = summarize(capture);
-    QVERIFY(snapshot.summary->pooled[0].summaryOnly);
+    QVERIFY(snapshot.summary->pooled(0).summaryOnly);
 
     RegionTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

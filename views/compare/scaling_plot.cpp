@@ -179,7 +179,7 @@ std::vector<std::string> ScalingPlot::topRegions() const
     const auto& capture = *m_runs.front().capture;
     const auto& summary = *m_runs.front().summary;
     for (uint32_t region = 0; region < capture.regionNames.size(); ++region)
-        totals.emplace_back(summary.pooled[region].total, capture.regionName(region));
+        totals.emplace_back(summary.pooled(region).total, capture.regionName(region));
     std::stable_sort(totals.begin(), totals.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> names;

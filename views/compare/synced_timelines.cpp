@@ -239,7 +239,7 @@ std::optional<int64_t> SyncedTimelines::firstCallStart(const model::Capture& cap
     for (uint32_t id = 0; id < capture.regionNames.size(); ++id) {
         if (capture.regionName(id) != region)
             continue;
-        const auto& stats = summary.pooled[id];
+        const auto& stats = summary.pooled(id);
         if (stats.closedCalls() == 0 || stats.summaryOnly)
             return std::nullopt;
         return stats.startMin;
