@@ -212,7 +212,7 @@ struct Capture
 
     StringTable strings;
     std::vector<NameId> regionNames; // region id -> name
-    std::vector<RegionRow> rows;
+    Column<RegionRow> rows;
     EventColumns events;
     std::vector<int32_t> ranks;      // ranks that recorded something, ascending
     int32_t numRanks = 0;            // as the format defines it (mpi_size may exceed ranks seen)

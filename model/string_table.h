@@ -5,7 +5,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 namespace spanscope::model {
 
@@ -17,22 +17,29 @@ struct NameId
 };
 
 // Append-only. Ids are dense, starting at 0; id 0 is always the empty string.
-// Not thread-safe for writes; immutable once the owning Capture is published.
+// Not thread-safe for writes; immutable once the owning Capture is published. Copies are
+// independent (the index holds ids, not views of the strings).
 class StringTable
 {
 public:
     StringTable();
 
     NameId intern(std::string_view text);
-    // Room for `count` more strings without rehashing (a live snapshot interns every region
-    // name at once: a million of them, with a name per range).
-    void reserve(size_t count) { m_index.reserve(m_index.size() + count); }
+    // Room for `count` more strings without growing the index (a live snapshot interns
+    // every region name at once: a million of them, with a name per range).
+    void reserve(size_t count);
     const std::string& text(NameId id) const { return m_strings[id.value]; }
     size_t size() const { return m_strings.size(); }
 
 private:
+    // Open addressing with linear probing, at most half full: a slot holds a string's
+    // hash (high 32 bits) and its id + 1 (low 32 bits; 0 = empty), so a probe reads one
+    // word and touches a string only when the hashes match. No allocation per string
+    // besides its text; a node-based map cost two per string, and a million names made
+    // that most of a live snapshot's time.
+    void grow(size_t slots);
     std::deque<std::string> m_strings; // deque: references stay valid while interning
-    std::unordered_map<std::string_view, uint32_t> m_index;
+    std::vector<uint64_t> m_slots;     // size a power of two
 };
 
 } // namespace spanscope::model

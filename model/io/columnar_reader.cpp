@@ -156,7 +156,7 @@ Status validateSlices(const H5File& file, const IndexColumns& index, uint64_t ev
     return Ok{};
 }
 
-Status readAggregateColumns(const H5File& file, size_t rows, std::vector<RegionRow>& out)
+Status readAggregateColumns(const H5File& file, size_t rows, Column<RegionRow>& out)
 {
     auto counts = file.readUint64Column(indexColumn("aggregate_counts"));
     if (!counts)
