@@ -83,6 +83,30 @@ private slots:
         QCOMPARE(model::percentileOfSorted({}, 50), 0.0);
     }
 
+    // Small rows take their percentiles from a sort, larger ones from selection: both
+    // must give what interpolating the sorted durations gives, on either side of the cut.
+    void percentilesOfRowsOfEverySize()
+    {
+        std::mt19937 random(5);
+        for (int n = 1; n <= 140; ++n) {
+            std::ostringstream text;
+            std::vector<int64_t> durations;
+            int64_t time = 0;
+            for (int i = 0; i < n; ++i) {
+                const int64_t duration = int64_t(random() % (n % 2 ? 20 : 100000)); // ties, or few
+                text << "r 0 " << time << ' ' << time + duration << '\n';
+                durations.push_back(duration);
+                time += duration + 1;
+            }
+            auto capture = buildCapture(text.str());
+            const auto& s = summarize(*capture)->perRow[0];
+            std::sort(durations.begin(), durations.end());
+            QCOMPARE(*s.p50, model::percentileOfSorted(durations, 50.0));
+            QCOMPARE(*s.p95, model::percentileOfSorted(durations, 95.0));
+            QCOMPARE(*s.p99, model::percentileOfSorted(durations, 99.0));
+        }
+    }
+
     void pooledAcrossRanks()
     {
         auto capture = buildCapture(R"(
