@@ -247,6 +247,9 @@ struct WalkUnit
     std::vector<Open> open; // see TrackWalker::walk
     uint64_t calls = 0;
     std::unique_ptr<NestingVisitor> visitor; // the piece of the caller's visitor, if any
+    // Its entries in its walker's totals.laneExclusive: [lanesBegin, lanesEnd) of worker's.
+    int worker = 0;
+    size_t lanesBegin = 0, lanesEnd = 0;
 };
 
 class Nester
@@ -538,7 +541,10 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
             return; // an overlap: the serial walk redoes everything
         WalkUnit& unit = units[schedule[item]];
         walker.useVisitor(unit.visitor.get());
+        unit.worker = worker;
+        unit.lanesBegin = walker.totals.laneExclusive.size();
         walker.walk(unit.runs, unit.track, unit.open);
+        unit.lanesEnd = walker.totals.laneExclusive.size();
     });
     if (progress.cancelled())
         return false;
@@ -548,23 +554,36 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     if (m_visitor)
         for (WalkUnit& unit : units)
             m_visitor->join(*unit.visitor);
-    totals = std::move(walkers[0].totals);
+    totals.rowExclusive = std::move(walkers[0].totals.rowExclusive);
     for (size_t r = 0; r < totals.rowExclusive.size(); ++r)
         totals.rowExclusive[r] = addSaturating(totals.rowExclusive[r], other.rowExclusive[r]);
-    // A split track has entries from both halves: one entry per (track, row).
+    // The lanes' entries in walk order, as the serial walk leaves them: a track's in the
+    // order its rows were first met. A cut track's later part adds to the entries of rows
+    // its earlier part met (it meets them in the same order), and appends the others.
+    // Linear: a sort of (track, row) pairs took ~0.1 s with a million rows.
+    std::vector<uint32_t> entryOfRow(m_capture.rows.size(), UINT32_MAX); // for the current track
+    std::vector<uint32_t> metRows;
     auto& lanes = totals.laneExclusive;
-    lanes.insert(lanes.end(), other.laneExclusive.begin(), other.laneExclusive.end());
-    std::sort(lanes.begin(), lanes.end(), [](const LaneExclusive& a, const LaneExclusive& b) {
-        return a.track.value != b.track.value ? a.track.value < b.track.value : a.row < b.row;
-    });
-    size_t kept = 0;
-    for (size_t i = 0; i < lanes.size(); ++i) {
-        if (kept > 0 && lanes[kept - 1].track.value == lanes[i].track.value && lanes[kept - 1].row == lanes[i].row)
-            lanes[kept - 1].exclusiveNs = addSaturating(lanes[kept - 1].exclusiveNs, lanes[i].exclusiveNs);
-        else
-            lanes[kept++] = lanes[i];
+    lanes.reserve(walkers[0].totals.laneExclusive.size() + other.laneExclusive.size());
+    for (size_t u = 0; u < units.size(); ++u) {
+        if (u > 0 && units[u].track.value != units[u - 1].track.value) {
+            for (const uint32_t row : metRows)
+                entryOfRow[row] = UINT32_MAX;
+            metRows.clear();
+        }
+        const auto& from = walkers[units[u].worker].totals.laneExclusive;
+        for (size_t i = units[u].lanesBegin; i < units[u].lanesEnd; ++i) {
+            const LaneExclusive& entry = from[i];
+            uint32_t& at = entryOfRow[entry.row];
+            if (at != UINT32_MAX) {
+                lanes[at].exclusiveNs = addSaturating(lanes[at].exclusiveNs, entry.exclusiveNs);
+            } else {
+                at = uint32_t(lanes.size());
+                metRows.push_back(entry.row);
+                lanes.push_back(entry);
+            }
+        }
     }
-    lanes.resize(kept);
     progress.report(1.0);
     return true;
 }

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <tuple>
 #include <random>
 
 using namespace spanscope;
@@ -321,6 +322,15 @@ inner 0 30 40 thread=1 task=5
                 return byLane;
             };
             QCOMPARE(lanes(*parallel), lanes(*serial));
+            // Entry for entry, in the same order: one per (track, row), a track's in the
+            // order the walk met its rows.
+            auto entries = [](const model::Capture& capture) {
+                std::vector<std::tuple<uint32_t, uint32_t, int64_t>> list;
+                for (const auto& lane : capture.laneExclusive)
+                    list.emplace_back(lane.track.value, lane.row, lane.exclusiveNs);
+                return list;
+            };
+            QVERIFY(entries(*parallel) == entries(*serial));
             QCOMPARE(parallel->warnings.size(), serial->warnings.size());
             for (size_t w = 0; w < serial->warnings.size(); ++w)
                 QCOMPARE(parallel->warnings[w].message, serial->warnings[w].message);
