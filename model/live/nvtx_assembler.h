@@ -138,6 +138,17 @@ public:
         // has none.
         using CommittedBucket = std::pair<uint32_t, std::shared_ptr<const CommittedCalls>>;
         std::vector<CommittedBucket> committed;
+        // A snapshot's string table as it starts (the empty string, then every region's
+        // name in region order) and the regions' ids in it. The next snapshot copies it and
+        // interns only the regions that are new: interning a million names (a name per
+        // range) afresh cost ~0.3 s per update. Region names never change, so any later
+        // state of the assembler may use it; it is kept even where the layout is not.
+        struct RegionNames
+        {
+            StringTable strings;
+            std::vector<NameId> ids; // region id -> its name
+        };
+        RegionNames regionNames;
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and

@@ -34,10 +34,18 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     c.ranks = {0};
     const int64_t last = m_lastNs == INT64_MIN ? 0 : m_lastNs;
 
-    c.strings.reserve(m_regionNames.size());
-    c.regionNames.reserve(m_regionNames.size());
-    for (size_t r = 0; r < m_regionNames.size(); ++r)
-        c.regionNames.push_back(c.strings.intern(m_regionNames[r]));
+    // Region names first, from the memo's table where it has one of this assembler (see
+    // LayoutMemo::regionNames), which then gains the regions that are new.
+    LayoutMemo::RegionNames freshNames;
+    LayoutMemo::RegionNames& names =
+        memo && memo->lineage == m_lineage && memo->regionNames.ids.size() <= m_regionNames.size()
+            ? memo->regionNames
+            : freshNames;
+    names.strings.reserve(m_regionNames.size() - names.ids.size());
+    for (size_t r = names.ids.size(); r < m_regionNames.size(); ++r)
+        names.ids.push_back(names.strings.intern(m_regionNames[r]));
+    c.strings = names.strings;
+    c.regionNames = names.ids;
 
     // Domains: every named one plus any used by a call or mark.
     std::map<uint32_t, bool> domains;
@@ -220,7 +228,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits))
         *memo = LayoutMemo{m_lineage,       m_edits,     m_rewrites, n, uint32_t(m_regionNames.size()),
                            last,            layout.order, layout.rowBegin, c.nvtx.closedAtEnd,
-                           layout.fromMemo ? memo->relayouts + 1 : 0, std::move(committed)};
+                           layout.fromMemo ? memo->relayouts + 1 : 0, std::move(committed),
+                           std::move(names)};
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,

@@ -123,6 +123,12 @@ void checkRows(const Capture& c, std::map<std::string, std::vector<Fed>> fed)
 // open and cross-thread lists, the marks' enclosing calls.
 void checkSameLayout(const Capture& kept, const Capture& fresh)
 {
+    // The string table, started from the memo's region names, holds what one made afresh
+    // holds, under the same ids.
+    QCOMPARE(kept.strings.size(), fresh.strings.size());
+    for (uint32_t id = 0; id < kept.strings.size(); ++id)
+        QCOMPARE(kept.strings.text(NameId{id}), fresh.strings.text(NameId{id}));
+    QVERIFY(kept.regionNames == fresh.regionNames);
     QCOMPARE(kept.rows.size(), fresh.rows.size());
     for (size_t r = 0; r < kept.rows.size(); ++r) {
         QCOMPARE(kept.rows[r].region, fresh.rows[r].region);
