@@ -14,8 +14,6 @@ namespace {
 
 std::optional<double> imbalance(const Column<RegionStats>& perRow, std::span<const uint32_t> rows)
 {
-    if (rows.size() < 2)
-        return 0.0;
     int64_t maximum = 0, sum = 0;
     size_t positive = 0;
     for (const uint32_t r : rows) {
@@ -92,35 +90,26 @@ std::shared_ptr<const CaptureSummary> summarizeCapture(const Capture& capture,
             calls += capture.rows[r].count;
         return calls;
     };
-    struct Chunk
-    {
-        bool pooled;         // items are slots of m_pooled, else rows
-        uint32_t first, last; // items [first, last)
-        uint64_t work;       // calls, plus kItemWork per item
-    };
+    // Rows first, then the pooled regions (slots of m_pooled): chunks from
+    // `firstPooledChunk` on hold slots.
     constexpr uint64_t kItemWork = 16; // what a row costs besides its calls, in calls
     const uint64_t totalWork = 2 * capture.events.size() + kItemWork * (capture.rows.size() + pooledRegions.size());
     const uint64_t perChunk = std::max<uint64_t>(totalWork / 64, 4096);
-    std::vector<Chunk> chunks;
-    auto cut = [&](bool pooled, size_t items, auto&& workOf) {
-        for (uint32_t i = 0; i < items;) {
-            Chunk chunk{pooled, i, i, 0};
-            for (; i < items && (i == chunk.first || chunk.work + workOf(i) <= perChunk); ++i)
-                chunk.work += workOf(i);
-            chunk.last = i;
-            chunks.push_back(chunk);
-        }
-    };
-    cut(false, capture.rows.size(), [&](uint32_t r) { return capture.rows[r].count + kItemWork; });
-    cut(true, pooledRegions.size(), [&](uint32_t slot) { return callsOfRegion(pooledRegions[slot]) + kItemWork; });
+    std::vector<WorkChunk> chunks;
+    cutIntoChunks(uint32_t(capture.rows.size()), perChunk,
+                  [&](uint32_t r) { return capture.rows[r].count + kItemWork; }, chunks);
+    const size_t firstPooledChunk = chunks.size();
+    cutIntoChunks(uint32_t(pooledRegions.size()), perChunk,
+                  [&](uint32_t slot) { return callsOfRegion(pooledRegions[slot]) + kItemWork; }, chunks);
     // Each chunk writes its own slots, so their order only balances the two threads' work.
-    std::stable_sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) { return a.work > b.work; });
+    const std::vector<uint32_t> schedule = largestFirst(chunks);
     std::atomic<uint64_t> done{0};
     std::vector<int64_t> scratch[2];
-    shareOut(chunks.size(), [&](size_t c, int worker) {
-        const Chunk& chunk = chunks[c];
+    shareOut(chunks.size(), [&](size_t item, int worker) {
+        const WorkChunk& chunk = chunks[schedule[item]];
+        const bool pooled = schedule[item] >= firstPooledChunk;
         for (uint32_t i = chunk.first; i < chunk.last && !progress.cancelled(); ++i) {
-            if (chunk.pooled) {
+            if (pooled) {
                 summary->m_pooled[i] = computeRegionStats(capture, rowsOfRegion[pooledRegions[i]], scratch[worker]);
             } else {
                 const uint32_t one[] = {i};

@@ -403,30 +403,15 @@ bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressR
     // per row would cost an allocation per row, and captures with a name per range have
     // millions of rows), the largest first; the chunks' runs added in row order.
     constexpr uint64_t kChunks = 64;
-    const uint64_t perChunk = m_events.size() / kChunks + 1;
-    struct Chunk
-    {
-        uint32_t first, last; // rows [first, last)
-        uint64_t calls;
-    };
-    std::vector<Chunk> chunks;
-    for (uint32_t r = 0; r < rows;) {
-        Chunk chunk{r, r, 0};
-        for (; r < rows && (r == chunk.first || chunk.calls + m_capture.rows[r].count <= perChunk); ++r)
-            chunk.calls += m_capture.rows[r].count;
-        chunk.last = r;
-        chunks.push_back(chunk);
-    }
-    std::vector<uint32_t> schedule(chunks.size());
-    std::iota(schedule.begin(), schedule.end(), 0u);
-    std::stable_sort(schedule.begin(), schedule.end(),
-                     [&](uint32_t a, uint32_t b) { return chunks[a].calls > chunks[b].calls; });
+    std::vector<WorkChunk> chunks;
+    cutIntoChunks(rows, m_events.size() / kChunks + 1, [&](uint32_t r) { return m_capture.rows[r].count; }, chunks);
+    const std::vector<uint32_t> schedule = largestFirst(chunks);
     std::vector<RowRuns> found(chunks.size());
     std::vector<uint64_t> callsOnTrack[2] = {std::vector<uint64_t>(m_capture.tracks.size()),
                                              std::vector<uint64_t>(m_capture.tracks.size())};
     shareOut(chunks.size(), [&](size_t item, int worker) {
-        const auto [first, last, calls] = chunks[schedule[item]];
-        for (uint32_t r = first; r < last && !progress.cancelled(); ++r)
+        const WorkChunk& chunk = chunks[schedule[item]];
+        for (uint32_t r = chunk.first; r < chunk.last && !progress.cancelled(); ++r)
             runsOfRow(r, found[schedule[item]], callsOnTrack[worker]);
     });
     if (progress.cancelled())
