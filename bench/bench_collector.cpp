@@ -6,9 +6,9 @@
 // with NVTX_INJECTION64_PATH = the collector and SPANSCOPE_OUTPUT = a temporary file, or with
 // neither, and reads one "result" line back. All three loops run in the same benchmark run.
 //
-// BM_PushPop/0 (batched): 4,000 pairs (3 of a thread's 64 KiB blocks), then a 2 ms pause so
-//   the sender keeps up: the cost of capture itself. BM_PushPop/1 (sustained): 2 M pairs in
-//   one loop with no pause; the sender cannot keep up with a bare push/pop loop, the queue
+// BM_PushPop/0 (batched): 4,000 pairs (160 KB: 2.5 of a thread's 64 KiB blocks), then a 2 ms
+//   pause so the sender keeps up: the cost of capture itself. BM_PushPop/1 (sustained): 2 M pairs
+//   in one loop with no pause; the sender cannot keep up with a bare push/pop loop, the queue
 //   reaches its default cap (64 MiB) and drops records. A push that is dropped skips its
 //   timestamp, so with heavy drops ns_per_pair can come out below ns_per_two_timestamps:
 //   read /0 for the cost of capture. BM_PushPop/2: the same loop in lossless mode

@@ -191,20 +191,38 @@ int push(std::uint32_t domain, Message message, const nvtxEventAttributes_t* a) 
         return -1;
     const std::uint32_t id = message(b);
     const int level = b->depth;
+    // Room for this push's pop, in its long form: a pop may name another domain.
+    const std::size_t keep = b->popReserve() + sizeof(proto::PopRecord);
     // What the thread allocated since its last push or pop belongs to the enclosing range.
-    spanscope::collector::AllocTap::report(b, spanscope::collector::ticks, b->popReserve() + sizeof(proto::PopRecord));
-    const bool written = b->emplace<proto::PushRecord>(
-        b->popReserve() + sizeof(proto::PopRecord), [&](proto::PushRecord& r) {
+    spanscope::collector::AllocTap::report(b, spanscope::collector::ticks, keep);
+    const std::uint32_t category = categoryOf(a), color = colorOf(a);
+    std::uint32_t payloadKind = 0;
+    std::uint64_t payload = 0;
+    payloadOf(a, payloadKind, payload);
+    // Most pushes carry a message only: the short record, 24 bytes instead of 48.
+    bool written;
+    if (__builtin_expect((category | color | payloadKind) == 0, 1)) {
+        written = b->emplace<proto::PushShortRecord>(keep, [&](proto::PushShortRecord& r) {
+            proto::setRecordHeader(r, proto::RecordType::PushShort);
+            r.tid = b->tid();
+            r.domain = domain;
+            r.message = id;
+            r.timestamp = spanscope::collector::ticks();
+        });
+    } else {
+        written = b->emplace<proto::PushRecord>(keep, [&](proto::PushRecord& r) {
             proto::setRecordHeader(r, proto::RecordType::Push);
             r.tid = b->tid();
             r.domain = domain;
             r.message = id;
-            r.category = categoryOf(a);
-            r.color = colorOf(a);
-            payloadOf(a, r.payloadKind, r.payload);
+            r.category = category;
+            r.color = color;
+            r.payloadKind = payloadKind;
+            r.payload = payload;
             r.reserved = 0;
             r.timestamp = spanscope::collector::ticks();
         });
+    }
     if (__builtin_expect(written, 1))
         b->pushRecorded(sizeof(proto::PopRecord));
     else
@@ -231,14 +249,24 @@ int pop(std::uint32_t domain) noexcept
     const bool closesRecordedPush = level >= 0;
     // What the thread allocated since its last push or pop belongs to the range closing.
     spanscope::collector::AllocTap::report(b, [now] { return now; }, b->popReserve());
-    const bool written = b->emplace<proto::PopRecord>(closesRecordedPush ? 0 : b->popReserve(),
-                                                      [&](proto::PopRecord& r) {
-                                                          proto::setRecordHeader(r, proto::RecordType::Pop);
-                                                          r.tid = b->tid();
-                                                          r.timestamp = now;
-                                                          r.domain = domain;
-                                                          r.reserved = 0;
-                                                      });
+    const std::size_t keep = closesRecordedPush ? 0 : b->popReserve();
+    // The default domain's pop (nearly all of them) in the short record, 16 bytes.
+    bool written;
+    if (__builtin_expect(domain == 0, 1)) {
+        written = b->emplace<proto::PopShortRecord>(keep, [&](proto::PopShortRecord& r) {
+            proto::setRecordHeader(r, proto::RecordType::PopShort);
+            r.tid = b->tid();
+            r.timestamp = now;
+        });
+    } else {
+        written = b->emplace<proto::PopRecord>(keep, [&](proto::PopRecord& r) {
+            proto::setRecordHeader(r, proto::RecordType::Pop);
+            r.tid = b->tid();
+            r.timestamp = now;
+            r.domain = domain;
+            r.reserved = 0;
+        });
+    }
     if (written && closesRecordedPush)
         b->popRecorded(sizeof(proto::PopRecord));
     return b->depth > 0 ? --b->depth : -1;

@@ -37,9 +37,9 @@ public:
         std::size_t removed = 0, out = 0;
         walk(data, size, [&](const protocol::RecordHeader& h, const char* record) {
             bool remove = false;
-            if (h.type == type(protocol::RecordType::Push)) {
+            if (protocol::isPushType(h.type)) {
                 ++localOf(record);
-            } else if (h.type == type(protocol::RecordType::Pop)) {
+            } else if (protocol::isPopType(h.type)) {
                 int& open = localOf(record);
                 if (open > 0) {
                     --open; // its push is in this chunk: they share the chunk's fate
@@ -87,9 +87,9 @@ public:
         std::size_t lost = 0;
         walk(data, size, [&](const protocol::RecordHeader& h, const char* record) {
             bool closesEarlier = false;
-            if (h.type == type(protocol::RecordType::Push)) {
+            if (protocol::isPushType(h.type)) {
                 ++open[tidOf(record)];
-            } else if (h.type == type(protocol::RecordType::Pop)) {
+            } else if (protocol::isPopType(h.type)) {
                 int& level = open[tidOf(record)];
                 closesEarlier = level == 0;
                 level -= level > 0 ? 1 : 0;

@@ -51,7 +51,7 @@ class ThreadBuffer
 {
 public:
     // A thread's first kSmallBlocks blocks are small and kept for reuse (1 MiB, about
-    // 20,000 push/pop pairs: what a sender that keeps up needs). Reuse matters: a fresh
+    // 26,000 push/pop pairs of 40 bytes: what a sender that keeps up needs). Reuse matters: a fresh
     // block costs a mapping and its pages faulted in and zeroed, microseconds per 4 KiB on
     // a VM. Past them (the sender is behind) a thread maps large blocks on huge pages, a
     // fault per 2 MiB, and keeps up to kKeptLargeBlocks of them for reuse; the sender

@@ -17,7 +17,8 @@
 
 namespace spanscope::protocol {
 
-// Receives decoded records. Records are passed as properly aligned copies.
+// Receives decoded records. Records are passed as properly aligned copies; the short push and
+// pop records (version 5) arrive as their long forms (onPush, onPop).
 class DecoderHandler
 {
 public:
@@ -317,6 +318,33 @@ private:
                 return false;
             m_handler.onPop(copy<PopRecord>(p));
             return true;
+        case RecordType::PushShort: {
+            // Handed on in the long form: handlers see one kind of push.
+            if (!sized<PushShortRecord>(rh, at, "short push"))
+                return false;
+            const auto s = copy<PushShortRecord>(p);
+            if (!knownString(s.message, at, "push"))
+                return false;
+            PushRecord r{};
+            setRecordHeader(r, RecordType::Push);
+            r.tid = s.tid;
+            r.timestamp = s.timestamp;
+            r.domain = s.domain;
+            r.message = s.message;
+            m_handler.onPush(r);
+            return true;
+        }
+        case RecordType::PopShort: {
+            if (!sized<PopShortRecord>(rh, at, "short pop"))
+                return false;
+            const auto s = copy<PopShortRecord>(p);
+            PopRecord r{};
+            setRecordHeader(r, RecordType::Pop);
+            r.tid = s.tid;
+            r.timestamp = s.timestamp;
+            m_handler.onPop(r);
+            return true;
+        }
         case RecordType::RangeStart: {
             if (!sized<RangeStartRecord>(rh, at, "range start"))
                 return false;

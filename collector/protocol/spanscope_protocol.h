@@ -1,5 +1,6 @@
-// spanscope collector wire format, version 4 (version 1 lacks the allocation records, version 2
-// their size bins, version 3 the CUDA records). Header-only, C++17, no dependencies.
+// spanscope collector wire format, version 5 (version 1 lacks the allocation records, version 2
+// their size bins, version 3 the CUDA records, version 4 the short push and pop records).
+// Header-only, C++17, no dependencies.
 //
 // A stream is one Hello frame, then Data frames, then (on a clean exit) one End frame.
 // Every frame is a FrameHeader followed by `payloadBytes` bytes of payload. All integers are
@@ -33,8 +34,8 @@ static_assert(sizeof(double) == 8, "the protocol carries IEEE-754 binary64");
 
 // The four bytes every frame starts with: 'S' 'P' 'S' 'C'.
 inline constexpr char kMagic[4] = {'S', 'P', 'S', 'C'};
-inline constexpr std::uint16_t kVersion = 4;
-// Oldest version a reader accepts: versions 2 to 4 only added record types.
+inline constexpr std::uint16_t kVersion = 5;
+// Oldest version a reader accepts: versions 2 to 5 only added record types.
 inline constexpr std::uint16_t kOldestVersion = 1;
 // Largest payload a writer sends and a reader accepts, in bytes (16 MiB).
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
@@ -97,9 +98,12 @@ enum class RecordType : std::uint16_t {
     DeviceWindow = 27,
     CudaDropped = 28,
     CudaOverhead = 29,
+    // Version 5: the usual push and pop in fewer bytes (PushShortRecord, PopShortRecord).
+    PushShort = 30,
+    PopShort = 31,
 };
 inline constexpr std::uint16_t kFirstRecordType = 1;
-inline constexpr std::uint16_t kLastRecordType = 29;
+inline constexpr std::uint16_t kLastRecordType = 31;
 
 struct RecordHeader
 {
@@ -172,6 +176,39 @@ struct PopRecord
     std::uint32_t reserved;
 };
 static_assert(sizeof(PopRecord) == 24);
+
+// A Push with no category, color or payload (nvtxRangePushA/W, or an Ex call that gives only
+// a message): the same as PushRecord with those fields 0. Pushes are most of a busy stream,
+// and a lossless collector keeps all of them in memory: half the bytes per pair is half the
+// fresh pages the job's thread writes (version 5).
+struct PushShortRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;
+    std::uint64_t timestamp; // ticks
+    std::uint32_t domain;
+    std::uint32_t message; // string id
+};
+static_assert(sizeof(PushShortRecord) == 24);
+
+// A Pop in the default domain (0): the same as PopRecord with domain 0 (version 5).
+struct PopShortRecord
+{
+    RecordHeader header;
+    std::uint32_t tid;
+    std::uint64_t timestamp; // ticks
+};
+static_assert(sizeof(PopShortRecord) == 16);
+
+// Whether a record of type `type` opens or closes a push/pop range, in either form.
+constexpr bool isPushType(std::uint16_t type)
+{
+    return type == std::uint16_t(RecordType::Push) || type == std::uint16_t(RecordType::PushShort);
+}
+constexpr bool isPopType(std::uint16_t type)
+{
+    return type == std::uint16_t(RecordType::Pop) || type == std::uint16_t(RecordType::PopShort);
+}
 
 // Opens a start/end range that may end on another thread (nvtxRangeStart*).
 struct RangeStartRecord
@@ -592,6 +629,10 @@ constexpr std::size_t recordSize(std::uint16_t type)
         return sizeof(CudaDroppedRecord);
     case RecordType::CudaOverhead:
         return sizeof(CudaOverheadRecord);
+    case RecordType::PushShort:
+        return sizeof(PushShortRecord);
+    case RecordType::PopShort:
+        return sizeof(PopShortRecord);
     }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <QTest>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using namespace spanscope::protocol;
 
@@ -78,6 +79,24 @@ template <typename R> std::string record(RecordType type, R r)
     std::string s;
     appendPod(s, r);
     return s;
+}
+
+std::string shortPush(std::uint32_t message, std::uint32_t domain = 0)
+{
+    PushShortRecord r{};
+    r.tid = 7;
+    r.timestamp = 100;
+    r.domain = domain;
+    r.message = message;
+    return record(RecordType::PushShort, r);
+}
+
+std::string shortPop()
+{
+    PopShortRecord r{};
+    r.tid = 7;
+    r.timestamp = 200;
+    return record(RecordType::PopShort, r);
 }
 
 struct Counter : DecoderHandler
@@ -189,6 +208,47 @@ private slots:
                     .contains("allocation delta record is 32 bytes, expected 40"));
     }
 
+    // Version 5's short push and pop reach the handler as the long records they stand for:
+    // the same thread, time, domain and message, no category, color or payload.
+    void shortPushAndPopArriveInTheirLongForm()
+    {
+        struct Records : DecoderHandler
+        {
+            std::vector<PushRecord> pushes;
+            std::vector<PopRecord> pops;
+            void onPush(const PushRecord& r) override { pushes.push_back(r); }
+            void onPop(const PopRecord& r) override { pops.push_back(r); }
+        } records;
+        Decoder d(records);
+        const std::string bytes = hello() +
+                                  frame(FrameType::Data, stringDef(1, "step") + shortPush(1, 3) +
+                                                             shortPop() + push(1) + pop()) +
+                                  frame(FrameType::End, {});
+        d.feed(bytes.data(), bytes.size());
+        d.finish();
+        QCOMPARE(d.error(), std::string());
+        QCOMPARE(records.pushes.size(), std::size_t(2));
+        QCOMPARE(records.pops.size(), std::size_t(2));
+        const PushRecord& p = records.pushes[0];
+        QCOMPARE(p.header.type, std::uint16_t(RecordType::Push));
+        QCOMPARE(p.header.size, std::uint16_t(sizeof(PushRecord)));
+        QCOMPARE(p.tid, 7u);
+        QCOMPARE(p.timestamp, std::uint64_t(100));
+        QCOMPARE(p.domain, 3u);
+        QCOMPARE(p.message, 1u);
+        QCOMPARE(p.category, 0u);
+        QCOMPARE(p.color, 0u);
+        QCOMPARE(p.payloadKind, std::uint32_t(PayloadKind::None));
+        QCOMPARE(p.payload, std::uint64_t(0));
+        QCOMPARE(std::memcmp(&records.pushes[0], &records.pushes[1], sizeof(PushRecord)) == 0,
+                 false); // the long push of the stream has domain 0
+        records.pushes[1].domain = 3;
+        QCOMPARE(std::memcmp(&records.pushes[0], &records.pushes[1], sizeof(PushRecord)), 0);
+        QCOMPARE(records.pops[0].header.type, std::uint16_t(RecordType::Pop));
+        QCOMPARE(records.pops[0].header.size, std::uint16_t(sizeof(PopRecord)));
+        QCOMPARE(std::memcmp(&records.pops[0], &records.pops[1], sizeof(PopRecord)), 0);
+    }
+
     void versionOneStreamsStillDecode()
     {
         std::string bytes = validStream();
@@ -251,6 +311,14 @@ private slots:
         QTest::newRow("wrong record size")
             << qb(h + frame(FrameType::Data, wrongSize + std::string(8, '\0')))
             << "push record is 40 bytes, expected 48" << firstRecord;
+
+        std::string wrongShortSize = shortPop();
+        wrongShortSize[2] = 24;
+        QTest::newRow("wrong short pop size")
+            << qb(h + frame(FrameType::Data, wrongShortSize + std::string(8, '\0')))
+            << "short pop record is 24 bytes, expected 16" << firstRecord;
+        QTest::newRow("short push of an undefined string")
+            << qb(h + frame(FrameType::Data, shortPush(5))) << "uses string id 5" << firstRecord;
 
         QTest::newRow("record overruns frame")
             << qb(h + frame(FrameType::Data, push(0).substr(0, 20))) << "overruns its frame"

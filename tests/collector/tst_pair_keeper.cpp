@@ -34,6 +34,17 @@ std::string pop(std::uint32_t tid)
 {
     return bytes(record<PopRecord>(RecordType::Pop, tid));
 }
+// The short forms (protocol version 5) of the same records.
+std::string shortPush(std::uint32_t tid, std::uint32_t message)
+{
+    auto r = record<PushShortRecord>(RecordType::PushShort, tid);
+    r.message = message;
+    return bytes(r);
+}
+std::string shortPop(std::uint32_t tid)
+{
+    return bytes(record<PopShortRecord>(RecordType::PopShort, tid));
+}
 std::string start(std::uint32_t tid, std::uint64_t id)
 {
     auto r = record<RangeStartRecord>(RecordType::RangeStart, tid);
@@ -65,6 +76,12 @@ std::vector<std::string> describe(const std::string& data)
         switch (RecordType(h.type)) {
         case RecordType::Push: out.push_back("push:" + std::to_string(tid)); break;
         case RecordType::Pop: out.push_back("pop:" + std::to_string(tid)); break;
+        case RecordType::PushShort:
+            out.push_back("short push:" + std::to_string(tid));
+            break;
+        case RecordType::PopShort:
+            out.push_back("short pop:" + std::to_string(tid));
+            break;
         case RecordType::RangeStart: out.push_back("start:" + std::to_string(id)); break;
         case RecordType::RangeEnd: out.push_back("end:" + std::to_string(id)); break;
         case RecordType::Mark: out.push_back("mark:" + std::to_string(tid)); break;
@@ -123,6 +140,28 @@ private slots:
         // Nothing is open now: a further pop is a stray pop and stays (the viewer counts it).
         QCOMPARE(describe(handle(keeper, pop(1), true, kept, lost)), (Texts{"pop:1"}));
         QCOMPARE(lost, std::size_t(0));
+    }
+
+    // Short and long records open and close the same stack: a short pop may close a long
+    // push and the other way round.
+    void shortRecordsKeepRangesWholeToo()
+    {
+        PairKeeper keeper;
+        std::string kept;
+        std::size_t lost = 0;
+        // Sent: A (short) and B (long) open.
+        handle(keeper, shortPush(1, 1) + push(1, 2), true, kept, lost);
+        // Dropped: C (long) opens and closes short, B closes short, A closes long, D opens short.
+        handle(keeper, push(1, 3) + shortPop(1) + shortPop(1) + pop(1) + shortPush(1, 4), false,
+               kept, lost);
+        QCOMPARE(describe(kept), (Texts{"short pop:1", "pop:1"})); // B and A went out
+        QCOMPARE(lost, std::size_t(3));
+        // Sent: D closes (lost with its push), E opens and closes.
+        kept.clear();
+        const std::string sent =
+            handle(keeper, shortPop(1) + shortPush(1, 5) + pop(1), true, kept, lost);
+        QCOMPARE(lost, std::size_t(1));
+        QCOMPARE(describe(sent), (Texts{"short push:1", "pop:1"}));
     }
 
     void threadsAreApartAndDroppedLevelsNest()
