@@ -86,6 +86,21 @@ private slots:
             }
         }
 
+        // As written: a push with a message only is the short record, one with a category,
+        // color or payload the long one; a pop is short in the default domain only.
+        int plainPushes = 0, defaultDomainPops = 0;
+        for (const auto& p : c.pushes)
+            plainPushes += (p.category | p.color | p.payloadKind) == 0;
+        for (const auto& p : c.pops)
+            defaultDomainPops += p.domain == 0;
+        QVERIFY(plainPushes > 0 && plainPushes < kPushes);
+        QVERIFY(defaultDomainPops > 0 && defaultDomainPops < kPushes);
+        auto written = recordTypesIn(file);
+        QCOMPARE(written[RecordType::PushShort], plainPushes);
+        QCOMPARE(written[RecordType::Push], kPushes - plainPushes);
+        QCOMPARE(written[RecordType::PopShort], defaultDomainPops);
+        QCOMPARE(written[RecordType::Pop], kPushes - defaultDomainPops);
+
         // Nesting: per thread and domain, pops match pushes; workers nest step in iteration.
         std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::string>> stacks;
         for (const auto& [key, message] : c.stackOps) {

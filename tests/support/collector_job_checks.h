@@ -157,6 +157,33 @@ inline std::string decodeFile(const QString& path, Capture& capture)
     return d.error();
 }
 
+// How many records of each type the stream file holds, as written (the decoder hands short
+// pushes and pops on in their long form). Assumes a well-formed stream (decodeFile first).
+inline std::map<RecordType, int> recordTypesIn(const QString& path)
+{
+    QFile f(path);
+    std::map<RecordType, int> counts;
+    if (!f.open(QIODevice::ReadOnly))
+        return counts;
+    const QByteArray bytes = f.readAll();
+    for (qsizetype at = 0; at + qsizetype(sizeof(FrameHeader)) <= bytes.size();) {
+        FrameHeader fh;
+        std::memcpy(&fh, bytes.constData() + at, sizeof fh);
+        const qsizetype payload = at + qsizetype(sizeof fh);
+        if (fh.type == std::uint16_t(FrameType::Data)) {
+            for (qsizetype pos = payload;
+                 pos + qsizetype(sizeof(RecordHeader)) <= payload + fh.payloadBytes;) {
+                RecordHeader rh;
+                std::memcpy(&rh, bytes.constData() + pos, sizeof rh);
+                ++counts[RecordType(rh.type)];
+                pos += rh.size ? rh.size : fh.payloadBytes; // a 0 size would loop
+            }
+        }
+        at = payload + fh.payloadBytes;
+    }
+    return counts;
+}
+
 // Empty when every thread's push/pop stack in the stream never goes below zero and ends
 // empty: no pop the viewer would match with the wrong range, no range left open because its
 // pop was lost. Otherwise what is wrong.
