@@ -381,6 +381,36 @@ solo 1 100 200
         QCOMPARE(open.value().capture->events.size(), size_t(1));
     }
 
+    // An escaped surrogate with no partner (a name cut between the two halves of a
+    // character, or made by hand) would make the JSON parser reject the string and cost the
+    // event; it becomes U+FFFD and the event is kept. Pairs, other escapes and an escaped
+    // backslash followed by "ud800" stay as they are.
+    void unpairedSurrogatesBecomeReplacementCharacters()
+    {
+        const QByteArray text = R"([
+  {"ph": "X", "name": "high \ud800 alone", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+  {"ph": "X", "name": "low \uDC00 first", "pid": 1, "tid": 1, "ts": 3, "dur": 1},
+  {"ph": "X", "name": "high then \ud83d\u0041", "pid": 1, "tid": 1, "ts": 5, "dur": 1},
+  {"ph": "X", "name": "pair \ud83d\ude00 \t \\ud800", "pid": 1, "tid": 1, "ts": 7, "dur": 1},
+  {"ph": "X", "name": "at the end \udbff", "pid": 1, "tid": 1, "ts": 9, "dur": 1}
+])";
+        auto loaded = model::loadCapture(write("surrogates.json", text));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const auto& c = *loaded.value().capture;
+        QCOMPARE(c.events.size(), size_t(5));
+        std::set<std::string> names;
+        for (uint32_t r = 0; r < c.regionNames.size(); ++r)
+            names.insert(c.regionName(r));
+        const std::string fffd = "\xEF\xBF\xBD";
+        const std::set<std::string> expected = {
+            "high " + fffd + " alone", "low " + fffd + " first", "high then " + fffd + "A",
+            "pair \xF0\x9F\x98\x80 \t \\ud800", "at the end " + fffd};
+        QCOMPARE(names, expected);
+        QCOMPARE(c.warnings.size(), size_t(1));
+        QVERIFY2(c.warnings[0].message.find("4 escaped UTF-16 surrogates") != std::string::npos,
+                 c.warnings[0].message.c_str());
+    }
+
     void badInputIsNamedNeverCrashes()
     {
         auto errorOf = [&](const QString& name, const QByteArray& text) {

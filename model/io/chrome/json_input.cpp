@@ -238,6 +238,62 @@ size_t repairUtf8(char* bytes, size_t size)
     return replaced;
 }
 
+namespace {
+
+// The value of 4 hex digits at `p`, or -1 when [p, end) does not start with 4 of them.
+int hex4(const char* p, const char* end)
+{
+    if (end - p < 4)
+        return -1;
+    int value = 0;
+    for (int i = 0; i < 4; ++i) {
+        const char c = p[i];
+        const int digit = c >= '0' && c <= '9'   ? c - '0'
+                          : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                          : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                 : -1;
+        if (digit < 0)
+            return -1;
+        value = value * 16 + digit;
+    }
+    return value;
+}
+
+} // namespace
+
+size_t repairLoneSurrogates(char* bytes, size_t size)
+{
+    size_t replaced = 0;
+    const char* end = bytes + size;
+    // Valid JSON has backslashes only inside strings, each starting an escape: stepping
+    // from escape to escape needs no string state (and JSON that is not valid fails to
+    // parse whatever this does).
+    for (char* p = bytes; (p = static_cast<char*>(std::memchr(p, '\\', size_t(end - p))));) {
+        if (end - p < 2)
+            break;
+        if (p[1] != 'u') {
+            p += 2; // \\, \", \n, ...: the escaped character is not a new escape
+            continue;
+        }
+        const int code = hex4(p + 2, end);
+        if (code < 0xD800 || code > 0xDFFF) { // not a surrogate (or not an escape at all)
+            p += 2;
+            continue;
+        }
+        if (code <= 0xDBFF && end - p >= 12 && p[6] == '\\' && p[7] == 'u') {
+            const int low = hex4(p + 8, end);
+            if (low >= 0xDC00 && low <= 0xDFFF) {
+                p += 12; // a pair: one character past U+FFFF
+                continue;
+            }
+        }
+        std::memcpy(p + 2, "fffd", 4);
+        ++replaced;
+        p += 6;
+    }
+    return replaced;
+}
+
 bool looksLikeJsonOrGzip(const std::string& path)
 {
     Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
@@ -293,6 +349,10 @@ Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& pr
         if (const size_t replaced = repairUtf8(input.data(), input.size))
             input.warnings.push_back(std::to_string(replaced) +
                                      " bytes were not valid UTF-8 and are shown as '?'");
+    if (const size_t replaced = repairLoneSurrogates(input.data(), input.size))
+        input.warnings.push_back(std::to_string(replaced) +
+                                 " escaped UTF-16 surrogates (\\ud800-\\udfff) had no partner"
+                                 " and are shown as U+FFFD");
     progress.report(1.0);
     return input;
 }

@@ -2,7 +2,8 @@
 // The bytes of a Chrome trace file ready for the JSON parser: read whole, inflated when
 // gzip-compressed (by content, not by name; libdeflate, or zlib for a damaged stream so
 // that everything before the damage is kept), padded as simdjson requires, and with
-// invalid UTF-8 bytes replaced so one bad name does not make the whole file unreadable.
+// invalid UTF-8 bytes and unpaired escaped surrogates replaced so one bad name does not
+// make the whole file unreadable or lose its event.
 
 #include "../../column.h"
 #include "../../load_control.h"
@@ -53,5 +54,11 @@ std::optional<size_t> closeTruncatedJson(JsonInput& input);
 
 // Replaces each byte of an invalid UTF-8 sequence with '?'; returns how many were replaced.
 size_t repairUtf8(char* bytes, size_t size);
+
+// Rewrites each escaped UTF-16 surrogate that has no partner ("\ud800" alone, or "\udc00"
+// first) to "\ufffd", in place (same length): the JSON parser rejects a string holding one,
+// which would cost its whole event (a trace cut mid-name, a name made by hand). Returns how
+// many were rewritten.
+size_t repairLoneSurrogates(char* bytes, size_t size);
 
 } // namespace spanscope::model::io
