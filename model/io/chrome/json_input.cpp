@@ -345,14 +345,17 @@ Result<JsonInput> readJsonInput(const std::string& path, const ProgressRange& pr
         input.begin = 3; // byte-order mark
     input.size = input.buffer.size() - input.begin;
     input.buffer.resize(input.buffer.size() + JsonInput::kPadding, ' ');
+    // "1 invalid UTF-8 byte is shown as '?'", "2 invalid UTF-8 bytes are ...".
+    const auto shownAs = [](size_t n, const char* noun, const char* detail, const char* as) {
+        return std::to_string(n) + " " + noun + (n == 1 ? "" : "s") + detail +
+               (n == 1 ? " is" : " are") + " shown as " + as;
+    };
     if (!simdjson::validate_utf8(input.data(), input.size))
         if (const size_t replaced = repairUtf8(input.data(), input.size))
-            input.warnings.push_back(std::to_string(replaced) +
-                                     " bytes were not valid UTF-8 and are shown as '?'");
+            input.warnings.push_back(shownAs(replaced, "invalid UTF-8 byte", "", "'?'"));
     if (const size_t replaced = repairLoneSurrogates(input.data(), input.size))
-        input.warnings.push_back(std::to_string(replaced) +
-                                 " escaped UTF-16 surrogates (\\ud800-\\udfff) had no partner"
-                                 " and are shown as U+FFFD");
+        input.warnings.push_back(
+            shownAs(replaced, "unpaired UTF-16 surrogate escape", " (\\ud800-\\udfff)", "U+FFFD"));
     progress.report(1.0);
     return input;
 }
