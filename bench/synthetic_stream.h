@@ -70,9 +70,11 @@ private:
     std::uint64_t step(std::uint32_t t, std::string& records)
     {
         std::uint64_t spans = 0;
+        // The short records, as the collector writes a push with a message only and a pop
+        // in the default domain.
         auto push = [&](std::uint32_t region) {
-            protocol::PushRecord r{};
-            protocol::setRecordHeader(r, protocol::RecordType::Push);
+            protocol::PushShortRecord r{};
+            protocol::setRecordHeader(r, protocol::RecordType::PushShort);
             r.tid = 100 + t;
             r.timestamp = m_now[t];
             r.message = region + 1;
@@ -81,8 +83,8 @@ private:
             ++spans;
         };
         auto pop = [&] {
-            protocol::PopRecord r{};
-            protocol::setRecordHeader(r, protocol::RecordType::Pop);
+            protocol::PopShortRecord r{};
+            protocol::setRecordHeader(r, protocol::RecordType::PopShort);
             r.tid = 100 + t;
             r.timestamp = m_now[t];
             records += bytes(r);
