@@ -6,6 +6,7 @@
 #include <QTest>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace spanscope::protocol;
@@ -24,9 +25,11 @@ template <typename R> std::string bytes(const R& r)
 {
     return std::string(reinterpret_cast<const char*>(&r), sizeof r);
 }
-std::string push(std::uint32_t tid, std::uint32_t message)
+// A push in its long form (Push) or its short one (PushShort, protocol version 5).
+template <typename R = PushRecord> std::string push(std::uint32_t tid, std::uint32_t message)
 {
-    auto r = record<PushRecord>(RecordType::Push, tid);
+    auto r =
+        record<R>(std::is_same_v<R, PushRecord> ? RecordType::Push : RecordType::PushShort, tid);
     r.message = message;
     return bytes(r);
 }
@@ -34,12 +37,9 @@ std::string pop(std::uint32_t tid)
 {
     return bytes(record<PopRecord>(RecordType::Pop, tid));
 }
-// The short forms (protocol version 5) of the same records.
 std::string shortPush(std::uint32_t tid, std::uint32_t message)
 {
-    auto r = record<PushShortRecord>(RecordType::PushShort, tid);
-    r.message = message;
-    return bytes(r);
+    return push<PushShortRecord>(tid, message);
 }
 std::string shortPop(std::uint32_t tid)
 {
