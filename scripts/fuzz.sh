@@ -15,9 +15,12 @@ launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-# Only the targets are built: no viewer, tests or benchmarks.
+# Only the targets are built: no viewer, tests or benchmarks; line tables only (-g1), which
+# is what a finding's stack trace needs.
 cmake -S "$root" -B "$build" -G Ninja "${launcher[@]}" -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPANSCOPE_FUZZ=ON \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DSPANSCOPE_FUZZ=ON \
   -DSPANSCOPE_BUILD_GUI=OFF -DSPANSCOPE_BUILD_TESTS=OFF -DSPANSCOPE_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target fuzzers
 
