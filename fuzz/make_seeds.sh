@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rewrites the seed inputs in tests/data/fuzz/ (inputs found by fuzzing that once crashed,
 # named regression-*, are kept, and so are compat-*: streams of older protocol versions,
-# such as compat-v4-basic-cut, basic's first 24 KiB as version 4 wrote it). Needs a build with the collector and the tests:
+# such as compat-v4-basic-cut, basic's first 24 KiB as version 4 wrote it). Needs a build
+# with the collector and the tests:
 #   fuzz/make_seeds.sh [BUILD_DIR]      (default build-test)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -23,8 +23,6 @@ StringTable::StringTable()
 
 void StringTable::reserve(size_t count)
 {
-    if (m_slots.empty()) // moved from: start again, as a new table
-        *this = StringTable();
     const size_t wanted = std::bit_ceil(2 * (m_strings.size() + count));
     if (wanted > m_slots.size())
         grow(wanted);
@@ -47,8 +45,6 @@ void StringTable::grow(size_t slots)
 
 NameId StringTable::intern(std::string_view text)
 {
-    if (m_slots.empty()) // moved from: start again, as a new table
-        *this = StringTable();
     const uint32_t hash = hashOf(text);
     const size_t mask = m_slots.size() - 1;
     size_t at = hash & mask;

@@ -18,7 +18,9 @@ struct NameId
 
 // Append-only. Ids are dense, starting at 0; id 0 is always the empty string.
 // Not thread-safe for writes; immutable once the owning Capture is published. Copies are
-// independent (the index holds ids, not views of the strings).
+// independent (the index holds ids, not views of the strings). A table moved from may only
+// be assigned to or destroyed (a live snapshot moves its region names into the stream's
+// memo and never touches them again).
 class StringTable
 {
 public:
