@@ -238,9 +238,11 @@ inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t
     return index;
 }
 
-uint32_t NvtxAssembler::appendCall(const Call& call)
+uint32_t NvtxAssembler::appendCall(Call call)
 {
     const auto index = uint32_t(m_calls.size());
+    if (call.thread != kNoThread)
+        listCall(call, index);
     m_calls.push_back(call);
     ++m_edits;
     if (call.async)
@@ -253,6 +255,39 @@ uint32_t NvtxAssembler::appendCall(const Call& call)
         perRegion.push_back(0);
     ++perRegion.edit(call.region);
     return index;
+}
+
+void NvtxAssembler::listCall(Call& call, uint32_t index)
+{
+    auto unlisted = [&](uint32_t region) {
+        while (m_unlistedCallsOfRegion.size() <= region)
+            m_unlistedCallsOfRegion.push_back(0);
+        ++m_unlistedCallsOfRegion.edit(region);
+    };
+    // Start/end ranges and allocation spans go on lanes of their own, never on the thread's
+    // track: they only make their region's rows unlisted.
+    if (call.async || !m_threads[call.thread].listed) {
+        unlisted(call.region);
+        return;
+    }
+    Thread& thread = m_threads[call.thread];
+    if (call.gpu == kNotCuda) {
+        const Call* before = thread.pushes == 0 ? nullptr : &m_calls[thread.lastPush];
+        if (!before || call.start > before->start || (call.start == before->start && before->open)) {
+            call.pushIndex = thread.pushes++;
+            thread.lastPush = index;
+            return;
+        }
+    }
+    // Out of nesting order, or another kind of call on the track: the thread's calls are
+    // walked from the rows from now on (a pass over the calls, once per thread).
+    thread.listed = false;
+    for (size_t i = 0; i < m_calls.size(); ++i) {
+        const Call& other = m_calls[i];
+        if (other.thread == call.thread && !other.async)
+            unlisted(other.region);
+    }
+    unlisted(call.region);
 }
 
 void NvtxAssembler::onPop(const PopRecord& r)

@@ -128,7 +128,7 @@ public:
         uint32_t regions = 0;  // regions then (the bucket numbering, see Layout)
         int64_t lastNs = 0;    // the shown end of the calls open then
         std::shared_ptr<const Column<uint32_t>> order; // Layout::order
-        std::vector<uint64_t> rowBegin;                // Layout::rowBegin
+        Column<uint64_t> rowBegin;                     // Layout::rowBegin
         std::vector<uint64_t> openEvents; // events (ascending) of the calls open then
         uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
         // (bucket, its calls closed then, counted and their durations kept: see
@@ -190,6 +190,8 @@ private:
         bool async = false; // start/end range (domain lane)
         bool open = true;
         bool allocSpan = false; // a span of the allocation span API
+        // A push/pop range of a listed thread: its place among the thread's (Thread::pushes).
+        uint32_t pushIndex = 0;
     };
     static_assert(sizeof(Call) <= 48, "every snapshot streams through the table of calls");
     // A call's allocations, kept apart from Call because most captures have none:
@@ -245,7 +247,7 @@ private:
         std::shared_ptr<Column<uint32_t>> order;
         // The events of bucket b are [rowBegin[b], rowBegin[b + 1]): bucket r < R holds
         // the CPU calls of region r, bucket R + r its GPU work (R regions).
-        std::vector<uint64_t> rowBegin;
+        Column<uint64_t> rowBegin; // a column: with a region per range it is tens of MiB
         bool fromMemo = false; // made by relayout()
         // relayout(): the calls placed anew (arrived since the memo, or open then) as
         // (bucket, call), by bucket.
@@ -253,7 +255,7 @@ private:
     };
     Layout layout(int64_t lastNs, const LayoutMemo* memo) const;
     // The calls counted per bucket, as Layout::rowBegin.
-    std::vector<uint64_t> rowBegins() const;
+    Column<uint64_t> rowBegins() const;
     // Every call sorted into place (nvtx_assembler_layout.cpp).
     Layout layoutAll(int64_t lastNs) const;
     // The memo's order kept, the calls that changed since merged in; nullopt where the memo
@@ -277,7 +279,7 @@ private:
     static constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Every call enters m_calls here; returns its index.
-    uint32_t appendCall(const Call& call);
+    uint32_t appendCall(Call call);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
                      uint32_t category, bool async);
@@ -352,6 +354,14 @@ private:
         uint32_t openPushes = 0;   // over all domains, budget-dropped ones included
         bool droppingTree = false; // the current top-level tree was dropped by the budget
         std::map<uint32_t, std::vector<uint32_t>> stacks; // domain -> call indices
+        // The calls on the thread's track (its push/pop ranges) in push order are in nesting
+        // order (Capture::nestingOrder) while `listed`: no other call (a CUDA API call)
+        // went on its track and each push started after the one before, or together with
+        // it while that one was still open (it encloses the new one). False for good once
+        // either breaks. `pushes` counts them (Call::pushIndex), lastPush is the latest.
+        bool listed = true;
+        uint32_t pushes = 0;
+        uint32_t lastPush = UINT32_MAX;
     };
     std::vector<Thread> m_threads;
 
@@ -373,6 +383,36 @@ private:
     }
     std::map<uint32_t, bool> m_callDomains;
     SharedChunks<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
+    // Per region, its CPU calls not in a listed thread's Thread::pushes: a row of a region
+    // without any is walked from the threads' lists alone (NestingOrder::rowListed).
+    SharedChunks<uint64_t> m_unlistedCallsOfRegion;
+    // Keeps Thread::pushes and m_unlistedCallsOfRegion for a CPU call about to be
+    // appended as call `index` (sets its pushIndex).
+    void listCall(Call& call, uint32_t index);
+    // Where a snapshot's laying out of the calls puts the listed threads' calls in
+    // Capture::nestingOrder (nvtx_assembler_nesting_order.cpp).
+    struct NestingLists
+    {
+        static constexpr uint64_t kNotListed = UINT64_MAX;
+        std::vector<uint64_t> base;        // per thread: its first place, or kNotListed
+        // A CPU call's row. A column: freeing a vector of a million regions would raise
+        // malloc's mmap threshold for the rest of the process (glibc's dynamic threshold),
+        // after which the live updates' temporaries of up to that size come from the heap
+        // and fault in afresh each time (name-per-range updates took twice as long).
+        Column<uint32_t> rowOfRegion;
+        // The call's place in NestingOrder::events and ::rows, or kNotListed.
+        uint64_t placeOf(const Call& call) const
+        {
+            if (call.async || call.thread == kNoThread || call.gpu != kNotCuda || base[call.thread] == kNotListed)
+                return kNotListed;
+            return base[call.thread] + call.pushIndex;
+        }
+    };
+    // Sizes c.nestingOrder's columns for the listed threads' calls and says which CPU rows
+    // are listed; c's rows are not made yet: `rowBegin` is Layout::rowBegin.
+    NestingLists nestingLists(Capture& c, const Column<uint64_t>& rowBegin) const;
+    // The rest of c.nestingOrder once its columns are filled and the tracks assigned.
+    void finishNestingOrder(Capture& c) const;
     struct Mark
     {
         int64_t time = 0;

@@ -17,10 +17,10 @@ NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs, const LayoutMemo* me
     return layoutAll(lastNs);
 }
 
-std::vector<uint64_t> NvtxAssembler::rowBegins() const
+Column<uint64_t> NvtxAssembler::rowBegins() const
 {
     const auto regions = uint32_t(m_regionNames.size());
-    std::vector<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
+    Column<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
     for (size_t r = 0; r < m_cpuCallsOfRegion.size(); ++r) // counted as calls arrived
         rowBegin[r + 1] = m_cpuCallsOfRegion[r];
     for (size_t r = 0; r < m_gpuCallsOfRegion.size(); ++r)
@@ -39,7 +39,7 @@ NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
     const size_t n = m_calls.size();
     const auto regions = uint32_t(m_regionNames.size());
     auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
-    std::vector<uint64_t> rowBegin = rowBegins();
+    Column<uint64_t> rowBegin = rowBegins();
     struct Key
     {
         int64_t start;

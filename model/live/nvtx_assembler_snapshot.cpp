@@ -155,6 +155,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // permutation), so eventOf needs no initial value.
     constexpr size_t kBlock = kParallelMinimumCalls; // one block: the calling thread alone
     const size_t blockCount = (n + kBlock - 1) / kBlock;
+    const NestingLists nesting = nestingLists(c, layout.rowBegin);
     Column<uint32_t> eventOf(n); // fewer fresh pages than 8 bytes; calls are counted in uint32_t
     shareOut(blockCount, [&](size_t block, int) {
         for (size_t k = block * kBlock, end = std::min(n, k + kBlock); k < end; ++k)
@@ -193,6 +194,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 }
                 if (m_sawAllocSpans)
                     e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
+            }
+            if (const uint64_t place = nesting.placeOf(call); place != NestingLists::kNotListed) {
+                c.nestingOrder.events[place] = uint32_t(k);
+                c.nestingOrder.rows[place] = nesting.rowOfRegion[call.region];
             }
             if (call.open)
                 lists.closedAtEnd.push_back(k);
@@ -246,6 +251,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
         ++firstGpuRow;
     addGpuTables(c, order, firstGpuRow);
+    finishNestingOrder(c);
     if (m_sawAllocations)
         addAllocationTables(c);
 

@@ -20,17 +20,20 @@ using EventIndex = uint32_t;
 
 // The calls of one row on one lane in (start asc, end desc) order: either a contiguous
 // slice of the event columns (the usual case: one lane, recorded in order, all closed) or
-// a gathered, sorted list of indices.
+// a gathered, sorted list of indices; or every call of a listed track
+// (Capture::nestingOrder), of many rows.
 struct Run
 {
     uint32_t row = 0;
     uint32_t order = 0;                  // position in input order, breaks ties
     const EventIndex* indices = nullptr; // nullptr: events [position, end) directly
+    const uint32_t* rows = nullptr;      // a listed track's: the row of each call; else `row`
     uint64_t position = 0, end = 0;
     bool disjoint = false;               // each call ends before the next one starts
 
     EventIndex at(uint64_t p) const { return indices ? indices[p] : EventIndex(p); }
     EventIndex head() const { return at(position); }
+    uint32_t rowAt(uint64_t p) const { return rows ? rows[p] : row; }
 };
 
 // A call still open on the walk's stack.
@@ -47,6 +50,9 @@ struct WalkTotals
     std::vector<LaneExclusive> laneExclusive;
     uint64_t overlaps = 0;
     std::string overlapExample;
+    // A call came out of nesting order (only a listed track's can: the lists are the
+    // source's word, the rows' runs are sorted here); the walk stopped there.
+    bool disordered = false;
 };
 
 // Walks the runs of one track (or of one time slice of it) in nesting order, one walk at
@@ -200,10 +206,17 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
         m_tree[node] = rightWins ? left : right;
     }
     uint32_t winner = winners[1];
+    int64_t lastStart = INT64_MIN, lastStop = INT64_MAX;
     while (m_keys[winner].tie != kDone.tie) {
         Run& top = runs[winner];
         HeadKey& key = m_keys[winner];
-        visit(top.head(), key.start, key.stop, top.row, rank);
+        if ((key.start < lastStart) | ((key.start == lastStart) & (key.stop > lastStop)) | (key.stop < key.start)) {
+            totals.disordered = true;
+            break;
+        }
+        lastStart = key.start;
+        lastStop = key.stop;
+        visit(top.head(), key.start, key.stop, top.rowAt(top.position), rank);
         if (++top.position == top.end)
             key = kDone;
         else
@@ -255,13 +268,23 @@ struct WalkUnit
 class Nester
 {
 public:
+    // `listed`: read the tracks Capture::nestingOrder lists from it.
     Nester(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor,
-           const NestingOptions& options)
+           const NestingOptions& options, bool listed)
         : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor),
           m_options(options)
-    {}
+    {
+        if (listed && usableListing())
+            for (const auto& t : capture.nestingOrder.tracks) {
+                m_listedTrack.resize(std::max<size_t>(m_listedTrack.size(), t.track.value + 1), 0);
+                m_listedTrack[t.track.value] = 1;
+            }
+    }
 
     bool run(const ProgressRange& progress);
+    // Whether the walk read the listed tracks from Capture::nestingOrder: false where there
+    // were none, or they disagreed with the rows (the calls were gathered from the rows).
+    bool readListing() const { return !m_listedTrack.empty(); }
 
     WalkTotals totals;
     std::optional<Warning> overlapWarning;
@@ -274,7 +297,14 @@ private:
         std::vector<std::pair<uint32_t, Run>> runs; // track, run (its order not yet set)
         std::vector<std::pair<EventIndex, uint32_t>> unclosed; // event, track
         std::vector<std::vector<EventIndex>> gathered;
+        uint64_t listedCalls = 0; // calls left to a listed track's run
     };
+    // Capture::nestingOrder is whole: a row flag per row, a row per listed call, each
+    // listed track once and in range.
+    bool usableListing() const;
+    bool listedTrack(uint32_t track) const { return track < m_listedTrack.size() && m_listedTrack[track]; }
+    // One run per listed track (Capture::nestingOrder), after every row's.
+    void addListedRuns(std::vector<std::vector<Run>>& runsOfTrack);
     // Adds one row's to `out`. Any thread; `callsOnTrack` is scratch (all 0; grown as
     // needed).
     void runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsOnTrack) const;
@@ -291,7 +321,40 @@ private:
     const NestingOptions m_options;
     std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs
     uint32_t m_runOrder = 0;
+    std::vector<uint8_t> m_listedTrack; // by track: its calls are read from nestingOrder
 };
+
+bool Nester::usableListing() const
+{
+    const NestingOrder& listing = m_capture.nestingOrder;
+    if (listing.empty() || listing.rowListed.size() != m_capture.rows.size()
+        || listing.rows.size() != listing.events.size() || m_events.track.size() != m_events.size())
+        return false;
+    std::vector<bool> seen(m_capture.tracks.size(), false);
+    uint64_t next = 0;
+    for (const auto& t : listing.tracks) {
+        if (t.track.value >= seen.size() || seen[t.track.value] || t.begin != next || t.end < t.begin)
+            return false;
+        seen[t.track.value] = true;
+        next = t.end;
+    }
+    return next == listing.events.size();
+}
+
+void Nester::addListedRuns(std::vector<std::vector<Run>>& runsOfTrack)
+{
+    const NestingOrder& listing = m_capture.nestingOrder;
+    for (const auto& t : listing.tracks) {
+        Run run;
+        run.order = m_runOrder++;
+        run.indices = listing.events.data() + t.begin;
+        run.rows = listing.rows.data() + t.begin;
+        run.end = t.end - t.begin;
+        if (t.track.value >= runsOfTrack.size())
+            runsOfTrack.resize(size_t(t.track.value) + 1);
+        runsOfTrack[t.track.value].push_back(run);
+    }
+}
 
 void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsOnTrack) const
 {
@@ -299,6 +362,10 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
     const uint64_t begin = r.offset, end = r.offset + r.count;
     if (begin == end)
         return;
+    if (!m_listedTrack.empty() && m_capture.nestingOrder.rowListed[row]) {
+        out.listedCalls += r.count;
+        return;
+    }
     const bool perCall = !m_events.track.empty();
     auto trackOf = [&](uint64_t i) { return perCall ? m_events.track[i] : r.track.value; };
     bool simple = true, disjoint = true;
@@ -312,6 +379,10 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
             simple = false;
         else if (i > begin && m_events.end[i - 1] > m_events.start[i])
             disjoint = false;
+    }
+    if (simple && listedTrack(firstTrack)) {
+        out.listedCalls += end - begin;
+        return;
     }
     if (simple) {
         Run run;
@@ -328,6 +399,10 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
     std::vector<uint32_t> tracks;
     for (uint64_t i = begin; i < end; ++i) {
         const uint32_t track = trackOf(i);
+        if (listedTrack(track)) {
+            ++out.listedCalls;
+            continue;
+        }
         if (m_events.end[i] < m_events.start[i]) { // never-closed calls take no part in nesting
             out.unclosed.push_back({EventIndex(i), track});
             continue;
@@ -345,7 +420,7 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
         callsOnTrack[tracks[k]] = first + k; // from counts to the track's list
     }
     for (uint64_t i = begin; i < end; ++i)
-        if (m_events.end[i] >= m_events.start[i])
+        if (m_events.end[i] >= m_events.start[i] && !listedTrack(trackOf(i)))
             out.gathered[callsOnTrack[trackOf(i)]].push_back(EventIndex(i));
     for (const uint32_t track : tracks)
         callsOnTrack[track] = 0;
@@ -375,49 +450,61 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
 bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress)
 {
     const auto rows = uint32_t(m_capture.rows.size());
-    auto add = [&](RowRuns& found) {
-        for (auto& [track, run] : found.runs) {
+    std::vector<RowRuns> found;
+    if (m_events.size() < m_options.parallelMinimumCalls || std::thread::hardware_concurrency() < 2) {
+        std::vector<uint64_t> callsOnTrack(m_capture.tracks.size());
+        found.resize(1);
+        for (uint32_t r = 0; r < rows; ++r) {
+            if (progress.cancelled())
+                return false;
+            runsOfRow(r, found.front(), callsOnTrack);
+        }
+    } else {
+        // On both cores: the rows cut into consecutive chunks of about equal calls (a chunk
+        // per row would cost an allocation per row, and captures with a name per range
+        // have millions of rows), the largest first; the chunks' runs added in row order.
+        constexpr uint64_t kChunks = 64;
+        std::vector<WorkChunk> chunks;
+        cutIntoChunks(rows, m_events.size() / kChunks + 1, [&](uint32_t r) { return m_capture.rows[r].count; },
+                      chunks);
+        const std::vector<uint32_t> schedule = largestFirst(chunks);
+        found.resize(chunks.size());
+        std::vector<uint64_t> callsOnTrack[2] = {std::vector<uint64_t>(m_capture.tracks.size()),
+                                                 std::vector<uint64_t>(m_capture.tracks.size())};
+        shareOut(chunks.size(), [&](size_t item, int worker) {
+            const WorkChunk& chunk = chunks[schedule[item]];
+            for (uint32_t r = chunk.first; r < chunk.last && !progress.cancelled(); ++r)
+                runsOfRow(r, found[schedule[item]], callsOnTrack[worker]);
+        });
+        if (progress.cancelled())
+            return false;
+    }
+    if (readListing()) {
+        // The rows left exactly as many calls to the listed tracks as the lists hold, or the
+        // lists are not used: the rows' calls are gathered again, every track's.
+        uint64_t listed = 0;
+        for (const RowRuns& chunk : found)
+            listed += chunk.listedCalls;
+        if (listed != m_capture.nestingOrder.events.size()) {
+            m_listedTrack.clear();
+            return addRuns(runsOfTrack, progress);
+        }
+    }
+    for (RowRuns& chunk : found) {
+        for (auto& [track, run] : chunk.runs) {
             run.order = m_runOrder++;
             if (track >= runsOfTrack.size())
                 runsOfTrack.resize(size_t(track) + 1);
             runsOfTrack[track].push_back(run);
         }
         if (m_visitor)
-            for (const auto& [event, track] : found.unclosed)
+            for (const auto& [event, track] : chunk.unclosed)
                 m_visitor->unclosed(event, TrackId{track});
-        for (auto& list : found.gathered)
+        for (auto& list : chunk.gathered)
             m_gathered.push_back(std::move(list));
-    };
-    if (m_events.size() < m_options.parallelMinimumCalls || std::thread::hardware_concurrency() < 2) {
-        std::vector<uint64_t> callsOnTrack(m_capture.tracks.size());
-        RowRuns found;
-        for (uint32_t r = 0; r < rows; ++r) {
-            if (progress.cancelled())
-                return false;
-            runsOfRow(r, found, callsOnTrack);
-        }
-        add(found);
-        return true;
     }
-    // On both cores: the rows cut into consecutive chunks of about equal calls (a chunk
-    // per row would cost an allocation per row, and captures with a name per range have
-    // millions of rows), the largest first; the chunks' runs added in row order.
-    constexpr uint64_t kChunks = 64;
-    std::vector<WorkChunk> chunks;
-    cutIntoChunks(rows, m_events.size() / kChunks + 1, [&](uint32_t r) { return m_capture.rows[r].count; }, chunks);
-    const std::vector<uint32_t> schedule = largestFirst(chunks);
-    std::vector<RowRuns> found(chunks.size());
-    std::vector<uint64_t> callsOnTrack[2] = {std::vector<uint64_t>(m_capture.tracks.size()),
-                                             std::vector<uint64_t>(m_capture.tracks.size())};
-    shareOut(chunks.size(), [&](size_t item, int worker) {
-        const WorkChunk& chunk = chunks[schedule[item]];
-        for (uint32_t r = chunk.first; r < chunk.last && !progress.cancelled(); ++r)
-            runsOfRow(r, found[schedule[item]], callsOnTrack[worker]);
-    });
-    if (progress.cancelled())
-        return false;
-    for (RowRuns& chunk : found)
-        add(chunk);
+    if (readListing())
+        addListedRuns(runsOfTrack);
     return true;
 }
 
@@ -522,7 +609,7 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     TrackWalker walkers[2] = {{m_capture, m_depth, nullptr}, {m_capture, m_depth, nullptr}};
     shareOut(units.size(), [&](size_t item, int worker) {
         TrackWalker& walker = walkers[worker];
-        if (progress.cancelled() || walker.totals.overlaps > 0)
+        if (progress.cancelled() || walker.totals.overlaps > 0 || walker.totals.disordered)
             return; // an overlap: the serial walk redoes everything
         WalkUnit& unit = units[schedule[item]];
         walker.useVisitor(unit.visitor.get());
@@ -534,7 +621,7 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     if (progress.cancelled())
         return false;
     const WalkTotals& other = walkers[1].totals;
-    if (walkers[0].totals.overlaps > 0 || other.overlaps > 0)
+    if (walkers[0].totals.overlaps > 0 || other.overlaps > 0 || walkers[0].totals.disordered || other.disordered)
         return false;
     if (m_visitor)
         for (WalkUnit& unit : units)
@@ -605,6 +692,8 @@ bool Nester::run(const ProgressRange& progress)
         for (const Run& run : runs)
             done += run.end - run.position;
         walker.walk(runs, track);
+        if (walker.totals.disordered)
+            break;
         progress.report(n ? double(std::min<uint64_t>(done, n)) / double(n) : 1.0);
     }
     m_gathered.clear();
@@ -630,9 +719,21 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
         return true;
     }
     std::optional<Nester> nester;
-    nester.emplace(capture, &capture.events.depth, visitor, options);
+    nester.emplace(capture, &capture.events.depth, visitor, options, true);
     if (!nester->run(progress))
         return false;
+    // Lists the walk could not use are dropped, so that later walks (walkNesting) do not
+    // try them again.
+    if (!nester->readListing())
+        capture.nestingOrder = {};
+    if (nester->totals.disordered) {
+        capture.nestingOrder = {};
+        if (visitor)
+            visitor->restart();
+        nester.emplace(capture, &capture.events.depth, visitor, options, false);
+        if (!nester->run(progress))
+            return false;
+    }
     // Partial overlaps: spread the calls over inferred lanes and nest again, so no call is
     // nested wrongly (overlap_lanes.h). The second walk costs only captures that overlap.
     if (nester->overlapWarning) {
@@ -641,7 +742,8 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
                 capture.warnings.push_back(std::move(*lanes));
             if (visitor)
                 visitor->restart();
-            nester.emplace(capture, &capture.events.depth, visitor, options);
+            capture.nestingOrder = {}; // calls moved to other tracks
+            nester.emplace(capture, &capture.events.depth, visitor, options, false);
             if (!nester->run(progress))
                 return false;
         }
@@ -658,7 +760,8 @@ void walkNesting(const Capture& capture, NestingVisitor& visitor)
 {
     if (capture.events.size() >= UINT32_MAX)
         return;
-    Nester(capture, nullptr, &visitor, NestingOptions{}).run({nullptr, 0, 1});
+    // The lists were checked by computeNesting(), which drops those it could not use.
+    Nester(capture, nullptr, &visitor, NestingOptions{}, capture.nestingComputed).run({nullptr, 0, 1});
 }
 
 } // namespace spanscope::model

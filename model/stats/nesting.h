@@ -23,7 +23,11 @@ namespace spanscope::model {
 // whose end precedes their start (never closed) take no part and get depth 0.
 //
 // O(N log R) for N calls in R already-sorted rows per track (the usual case), O(N log N)
-// otherwise. Run before the capture is published; returns false if cancelled.
+// otherwise. A track that Capture::nestingOrder lists is read from its list as one run
+// (O(N), no gathering from the rows) when the lists agree with the rows: as many calls
+// left to listed tracks as listed, every listed call closed and in order; otherwise the
+// lists are dropped (capture.nestingOrder emptied) and the rows walked. Run before the
+// capture is published; returns false if cancelled.
 //
 // `visitor`, when given, sees every call of every lane in nesting order (see below).
 //

@@ -3,6 +3,8 @@
 // the paths a large capture takes (both cores, threads' runs merged or sorted).
 #include "model/live/nvtx_assembler.h"
 #include "model/stats/capture_summary.h"
+#include "model/stats/nesting.h"
+#include "model/timeline/timeline_index.h"
 #include "support/same_stats.h"
 #include "support/nvtx_feed.h"
 
@@ -240,6 +242,86 @@ private:
     std::vector<uint64_t> m_openRanges;
 };
 
+// Feeds `threads` threads taking turns a step at a time, each step a "step" range holding
+// a recursion of "rec" ranges (some starting together with their parent) and "item"
+// ranges; every thread's clock runs strictly forward, but the last of several stamps some
+// items before the item before them. One start/end range of "rec" too.
+void feedListable(NvtxAssembler& a, uint32_t threads, int steps)
+{
+    Feed f(a);
+    std::vector<uint64_t> now(threads);
+    for (uint32_t t = 0; t < threads; ++t)
+        now[t] = 5000 + 997 * uint64_t(t % 7);
+    std::mt19937 random(threads);
+    for (int step = 0; step < steps; ++step) {
+        for (uint32_t t = 0; t < threads; ++t) {
+            f.push(100 + t, now[t], "step");
+            const int depth = 1 + int(random() % 3);
+            for (int d = 0; d < depth; ++d) {
+                f.push(100 + t, now[t], "rec");
+                now[t] += random() % 3;
+            }
+            for (int d = 0; d < depth; ++d) {
+                now[t] += 1 + random() % 5;
+                f.pop(100 + t, now[t]);
+            }
+            uint64_t itemStart = 0;
+            bool early = false;
+            for (int i = 0; i < 3; ++i) {
+                now[t] += 1;
+                // Stamped before the item before it, which it then encloses: in nesting
+                // order no more, though nothing overlaps partially (two in a row would
+                // start before the last "rec" ended).
+                early = threads > 1 && t == threads - 1 && i > 0 && !early && random() % 4 == 0;
+                itemStart = early ? itemStart - 1 : now[t];
+                f.push(100 + t, itemStart, "item " + std::to_string(i));
+                now[t] += 2 + random() % 4;
+                f.pop(100 + t, now[t]);
+            }
+            now[t] += 3;
+            f.pop(100 + t, now[t]);
+            now[t] += 50 + random() % 40;
+        }
+    }
+    f.start(100, 1, 5, "rec");
+    f.end(100, 1, 9);
+}
+
+// Every call the nesting walk gives a visitor, in order, as text.
+class WalkRecorder : public NestingVisitor
+{
+public:
+    void track(TrackId track) override { seen += "t" + std::to_string(track.value) + " "; }
+    void call(uint32_t event, uint16_t depth) override
+    {
+        seen += std::to_string(event) + ":" + std::to_string(depth) + " ";
+    }
+    void unclosed(uint32_t event, TrackId) override { seen += "u" + std::to_string(event) + " "; }
+    void restart() override { seen.clear(); }
+    std::string seen;
+};
+
+// What the nesting walk made of a capture: depths, exclusive times per row and per lane
+// (entry by entry), warnings, and the walk as a visitor saw it.
+std::string nestingOf(Capture& c, const NestingOptions& options)
+{
+    WalkRecorder walk;
+    if (!computeNesting(c, {nullptr, 0, 1}, &walk, options))
+        return "cancelled";
+    std::string out = walk.seen + "\ndepths";
+    for (const uint16_t depth : c.events.depth)
+        out += " " + std::to_string(depth);
+    out += "\nrows";
+    for (const int64_t ns : c.rowExclusive)
+        out += " " + std::to_string(ns);
+    out += "\nlanes";
+    for (const LaneExclusive& lane : c.laneExclusive)
+        out += " " + std::to_string(lane.track.value) + "/" + std::to_string(lane.row) + "=" + std::to_string(lane.exclusiveNs);
+    for (const Warning& warning : c.warnings)
+        out += "\n" + warning.message;
+    return out;
+}
+
 } // namespace
 
 class TestNvtxLayout : public QObject
@@ -323,6 +405,59 @@ private slots:
             const auto fed = feedInterleaved(a, threads, steps);
             const auto c = a.snapshot();
             checkRows(*c, fed);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+
+    // A snapshot lists each thread's push/pop ranges in push order (Capture::nestingOrder)
+    // while that is nesting order, and the nesting walk reads those threads from the lists:
+    // it gives exactly what walking the rows gives (depths, exclusive times per row and
+    // lane, the order a visitor sees), serially and on both cores. A thread with a push
+    // stamped before the one before it is not listed, nor a region with start/end ranges;
+    // lists that disagree with the rows (a call missing, two swapped) are not used, and
+    // the walk still gives the rows' result.
+    void nestingFromTheThreadsListsEqualsTheWalkOverTheRows()
+    {
+        for (const auto& [threads, steps] : {std::pair{1u, 50}, std::pair{5u, 400}, std::pair{5u, 4000}}) {
+            NvtxAssembler a;
+            feedListable(a, threads, steps);
+            const auto snapshot = a.snapshot();
+            const NestingOrder& listing = snapshot->nestingOrder;
+            QVERIFY(!listing.empty());
+            QCOMPARE(listing.tracks.size(), size_t(threads == 1 ? 1 : threads - 1)); // the last one is not
+            uint64_t listedRows = 0;
+            for (size_t r = 0; r < snapshot->rows.size(); ++r) {
+                const bool rec = snapshot->regionName(snapshot->rows[r].region) == "rec";
+                QVERIFY(!(rec && listing.rowListed[r]));
+                listedRows += listing.rowListed[r];
+            }
+            QCOMPARE(listedRows > 0, threads == 1);
+            for (const auto& [name, options] : {std::pair{"serial", UINT64_MAX}, std::pair{"both cores", uint64_t(0)}}) {
+                NestingOptions walk;
+                walk.parallelMinimumCalls = options;
+                Capture fromRows = *snapshot;
+                fromRows.nestingOrder = {};
+                const std::string expected = nestingOf(fromRows, walk);
+                Capture listed = *snapshot;
+                QCOMPARE(nestingOf(listed, walk), expected);
+                QVERIFY2(!listed.nestingOrder.empty(), name); // the lists were read
+                QVERIFY(expected.find(":3 ") != std::string::npos);
+
+                Capture missing = *snapshot;
+                missing.nestingOrder.tracks.back().end -= 1;
+                missing.nestingOrder.events.resize(missing.nestingOrder.events.size() - 1);
+                missing.nestingOrder.rows.resize(missing.nestingOrder.rows.size() - 1);
+                QCOMPARE(nestingOf(missing, walk), expected);
+                QVERIFY(missing.nestingOrder.empty());
+
+                Capture swapped = *snapshot;
+                const auto& track = swapped.nestingOrder.tracks.front();
+                auto& events = swapped.nestingOrder.events;
+                std::swap(events[track.begin], events[track.end - 1]);
+                QCOMPARE(nestingOf(swapped, walk), expected);
+                QVERIFY(swapped.nestingOrder.empty());
+            }
             if (QTest::currentTestFailed())
                 return;
         }
