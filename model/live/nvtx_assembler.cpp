@@ -158,6 +158,9 @@ void NvtxAssembler::onClockCalibration(const ClockCalibrationRecord& r)
         if (!call.open)
             fix(call.end);
     }
+    for (Thread& thread : m_threads)
+        if (thread.pushes > 0)
+            thread.lastPushStart = m_calls[thread.lastPush].start;
     for (size_t i = 0; i < m_marks.size(); ++i)
         fix(m_marks.edit(i).time);
     for (auto& [id, end] : m_ingest->pendingEnds)
@@ -238,12 +241,53 @@ inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t
     return index;
 }
 
-uint32_t NvtxAssembler::appendCall(Call call)
+inline void NvtxAssembler::listCall(const Call& call, uint32_t index, Call& appended)
+{
+    Thread& thread = m_threads[call.thread];
+    // Start/end ranges and allocation spans go on lanes of their own, never on the thread's
+    // track; a CUDA API call does go on it.
+    if (!call.async && thread.listed && call.gpu == kNotCuda
+        && (thread.pushes == 0 || call.start > thread.lastPushStart
+            || (call.start == thread.lastPushStart && thread.lastPushOpen))) {
+        // Read from `call`, written to `appended`: reading back what was just stored
+        // there waits for the store (~2 ns per range).
+        appended.pushIndex = thread.pushes++;
+        thread.lastPush = index;
+        thread.lastPushStart = call.start;
+        thread.lastPushOpen = call.open;
+        return;
+    }
+    unlistCall(call);
+}
+
+void NvtxAssembler::unlistCall(const Call& call)
+{
+    auto unlisted = [&](uint32_t region) {
+        while (m_unlistedCallsOfRegion.size() <= region)
+            m_unlistedCallsOfRegion.push_back(0);
+        ++m_unlistedCallsOfRegion.edit(region);
+    };
+    Thread& thread = m_threads[call.thread];
+    if (call.async || !thread.listed) {
+        unlisted(call.region);
+        return;
+    }
+    // Out of nesting order, or another kind of call on the track: the thread's calls are
+    // walked from the rows from now on (a pass over the calls, once per thread).
+    thread.listed = false;
+    for (size_t i = 0; i < m_calls.size(); ++i) {
+        const Call& other = m_calls[i];
+        if (other.thread == call.thread && !other.async)
+            unlisted(other.region);
+    }
+}
+
+uint32_t NvtxAssembler::appendCall(const Call& call)
 {
     const auto index = uint32_t(m_calls.size());
+    Call& appended = m_calls.emplace_back(call);
     if (call.thread != kNoThread)
-        listCall(call, index);
-    m_calls.push_back(call);
+        listCall(call, index, appended);
     ++m_edits;
     if (call.async)
         m_asyncCalls.push_back(index);
@@ -257,38 +301,6 @@ uint32_t NvtxAssembler::appendCall(Call call)
     return index;
 }
 
-void NvtxAssembler::listCall(Call& call, uint32_t index)
-{
-    auto unlisted = [&](uint32_t region) {
-        while (m_unlistedCallsOfRegion.size() <= region)
-            m_unlistedCallsOfRegion.push_back(0);
-        ++m_unlistedCallsOfRegion.edit(region);
-    };
-    // Start/end ranges and allocation spans go on lanes of their own, never on the thread's
-    // track: they only make their region's rows unlisted.
-    if (call.async || !m_threads[call.thread].listed) {
-        unlisted(call.region);
-        return;
-    }
-    Thread& thread = m_threads[call.thread];
-    if (call.gpu == kNotCuda) {
-        const Call* before = thread.pushes == 0 ? nullptr : &m_calls[thread.lastPush];
-        if (!before || call.start > before->start || (call.start == before->start && before->open)) {
-            call.pushIndex = thread.pushes++;
-            thread.lastPush = index;
-            return;
-        }
-    }
-    // Out of nesting order, or another kind of call on the track: the thread's calls are
-    // walked from the rows from now on (a pass over the calls, once per thread).
-    thread.listed = false;
-    for (size_t i = 0; i < m_calls.size(); ++i) {
-        const Call& other = m_calls[i];
-        if (other.thread == call.thread && !other.async)
-            unlisted(other.region);
-    }
-    unlisted(call.region);
-}
 
 void NvtxAssembler::onPop(const PopRecord& r)
 {
@@ -310,6 +322,8 @@ void NvtxAssembler::onPop(const PopRecord& r)
     Call& c = m_calls.edit(call);
     c.end = std::max(ns, c.start);
     c.open = false;
+    if (call == thread.lastPush)
+        thread.lastPushOpen = false;
     ++m_edits;
 }
 

@@ -279,7 +279,7 @@ private:
     static constexpr size_t kParallelMinimumCalls = size_t(1) << 16;
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Every call enters m_calls here; returns its index.
-    uint32_t appendCall(Call call);
+    uint32_t appendCall(const Call& call);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
                      uint32_t category, bool async);
@@ -358,10 +358,14 @@ private:
         // order (Capture::nestingOrder) while `listed`: no other call (a CUDA API call)
         // went on its track and each push started after the one before, or together with
         // it while that one was still open (it encloses the new one). False for good once
-        // either breaks. `pushes` counts them (Call::pushIndex), lastPush is the latest.
+        // either breaks. `pushes` counts them (Call::pushIndex); the latest is call
+        // lastPush, its start and whether it is open kept here for the next push to compare
+        // with (reading it back from the call table costs ingest ~6 ns per range).
         bool listed = true;
+        bool lastPushOpen = false;
         uint32_t pushes = 0;
         uint32_t lastPush = UINT32_MAX;
+        int64_t lastPushStart = 0;
     };
     std::vector<Thread> m_threads;
 
@@ -386,9 +390,11 @@ private:
     // Per region, its CPU calls not in a listed thread's Thread::pushes: a row of a region
     // without any is walked from the threads' lists alone (NestingOrder::rowListed).
     SharedChunks<uint64_t> m_unlistedCallsOfRegion;
-    // Keeps Thread::pushes and m_unlistedCallsOfRegion for a CPU call about to be
-    // appended as call `index` (sets its pushIndex).
-    void listCall(Call& call, uint32_t index);
+    // Keeps Thread::pushes and m_unlistedCallsOfRegion for a CPU call just appended as
+    // call `index` (`appended`, whose pushIndex it sets).
+    void listCall(const Call& call, uint32_t index, Call& appended);
+    // Its rare part: `call` makes its region's rows unlisted, and its thread's if listed.
+    void unlistCall(const Call& call);
     // Where a snapshot's laying out of the calls puts the listed threads' calls in
     // Capture::nestingOrder (nvtx_assembler_nesting_order.cpp).
     struct NestingLists
