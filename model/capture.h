@@ -220,8 +220,8 @@ struct NestingOrder
     std::vector<ListedTrack> tracks;
     Column<uint32_t> events; // event indices, track after track, every one a closed call
     Column<uint32_t> rows;   // the row of each of those calls
-    // Per row: every call of it is on a listed track. Empty = none known to be.
-    std::vector<bool> rowListed;
+    // Per row: 1 when every call of it is on a listed track. Empty = none known to be.
+    std::vector<uint8_t> rowListed;
 
     bool empty() const { return tracks.empty(); }
 };

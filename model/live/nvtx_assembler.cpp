@@ -243,10 +243,12 @@ inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t
 
 inline void NvtxAssembler::listCall(const Call& call, uint32_t index, Call& appended)
 {
-    Thread& thread = m_threads[call.thread];
     // Start/end ranges and allocation spans go on lanes of their own, never on the thread's
-    // track; a CUDA API call does go on it.
-    if (!call.async && thread.listed && call.gpu == kNotCuda
+    // track (the snapshot leaves their rows unlisted); a CUDA API call does go on it.
+    if (call.async)
+        return;
+    Thread& thread = m_threads[call.thread];
+    if (thread.listed && call.gpu == kNotCuda
         && (thread.pushes == 0 || call.start > thread.lastPushStart
             || (call.start == thread.lastPushStart && thread.lastPushOpen))) {
         // Read from `call`, written to `appended`: reading back what was just stored
@@ -257,29 +259,9 @@ inline void NvtxAssembler::listCall(const Call& call, uint32_t index, Call& appe
         thread.lastPushOpen = call.open;
         return;
     }
-    unlistCall(call);
-}
-
-void NvtxAssembler::unlistCall(const Call& call)
-{
-    auto unlisted = [&](uint32_t region) {
-        while (m_unlistedCallsOfRegion.size() <= region)
-            m_unlistedCallsOfRegion.push_back(0);
-        ++m_unlistedCallsOfRegion.edit(region);
-    };
-    Thread& thread = m_threads[call.thread];
-    if (call.async || !thread.listed) {
-        unlisted(call.region);
-        return;
-    }
     // Out of nesting order, or another kind of call on the track: the thread's calls are
-    // walked from the rows from now on (a pass over the calls, once per thread).
+    // walked from the rows from now on.
     thread.listed = false;
-    for (size_t i = 0; i < m_calls.size(); ++i) {
-        const Call& other = m_calls[i];
-        if (other.thread == call.thread && !other.async)
-            unlisted(other.region);
-    }
 }
 
 uint32_t NvtxAssembler::appendCall(const Call& call)

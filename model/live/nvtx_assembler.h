@@ -23,6 +23,7 @@
 #include "shared_names.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -387,14 +388,9 @@ private:
     }
     std::map<uint32_t, bool> m_callDomains;
     SharedChunks<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
-    // Per region, its CPU calls not in a listed thread's Thread::pushes: a row of a region
-    // without any is walked from the threads' lists alone (NestingOrder::rowListed).
-    SharedChunks<uint64_t> m_unlistedCallsOfRegion;
-    // Keeps Thread::pushes and m_unlistedCallsOfRegion for a CPU call just appended as
-    // call `index` (`appended`, whose pushIndex it sets).
+    // Keeps the Thread's list for a CPU call just appended as call `index` (`appended`,
+    // whose pushIndex it sets).
     void listCall(const Call& call, uint32_t index, Call& appended);
-    // Its rare part: `call` makes its region's rows unlisted, and its thread's if listed.
-    void unlistCall(const Call& call);
     // Where a snapshot's laying out of the calls puts the listed threads' calls in
     // Capture::nestingOrder (nvtx_assembler_nesting_order.cpp).
     struct NestingLists
@@ -406,16 +402,25 @@ private:
         // after which the live updates' temporaries of up to that size come from the heap
         // and fault in afresh each time (name-per-range updates took twice as long).
         Column<uint32_t> rowOfRegion;
-        // The call's place in NestingOrder::events and ::rows, or kNotListed.
-        uint64_t placeOf(const Call& call) const
+        // Puts a CPU call laid out as `event` in its thread's list, or leaves its row
+        // unlisted (a call off the lists: a start/end range, a CUDA API call, a call of a
+        // thread not listed). Any thread; calls are placed in parallel.
+        void place(const Call& call, uint32_t event, NestingOrder& out) const
         {
-            if (call.async || call.thread == kNoThread || call.gpu != kNotCuda || base[call.thread] == kNotListed)
-                return kNotListed;
-            return base[call.thread] + call.pushIndex;
+            if (call.thread == kNoThread || rowOfRegion.empty())
+                return;
+            if (!call.async && call.gpu == kNotCuda && base[call.thread] != kNotListed) {
+                const uint64_t at = base[call.thread] + call.pushIndex;
+                out.events[at] = event;
+                out.rows[at] = rowOfRegion[call.region];
+            } else { // rare: both cores may clear the same row's flag
+                std::atomic_ref<uint8_t>(out.rowListed[rowOfRegion[call.region]]).store(0, std::memory_order_relaxed);
+            }
         }
     };
-    // Sizes c.nestingOrder's columns for the listed threads' calls and says which CPU rows
-    // are listed; c's rows are not made yet: `rowBegin` is Layout::rowBegin.
+    // Sizes c.nestingOrder's columns for the listed threads' calls, every CPU row listed
+    // until place() finds a call of it off the lists; c's rows are not made yet:
+    // `rowBegin` is Layout::rowBegin.
     NestingLists nestingLists(Capture& c, const Column<uint64_t>& rowBegin) const;
     // The rest of c.nestingOrder once its columns are filled and the tracks assigned.
     void finishNestingOrder(Capture& c) const;

@@ -24,18 +24,14 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column
     if (total == 0)
         return lists;
     // CPU rows come first, one per region with calls, in region order (Layout::rowBegin).
-    // Such a row is listed when its region has no call off the lists.
     const size_t regions = m_regionNames.size();
     lists.rowOfRegion.resize(regions);
     std::fill(lists.rowOfRegion.begin(), lists.rowOfRegion.end(), UINT32_MAX);
-    std::vector<bool>& rowListed = c.nestingOrder.rowListed;
-    uint32_t row = 0;
-    for (size_t region = 0; region < regions; ++region) {
-        if (rowBegin[region + 1] == rowBegin[region])
-            continue;
-        lists.rowOfRegion[region] = row++;
-        rowListed.push_back(region >= m_unlistedCallsOfRegion.size() || m_unlistedCallsOfRegion[region] == 0);
-    }
+    uint32_t rows = 0;
+    for (size_t region = 0; region < regions; ++region)
+        if (rowBegin[region + 1] != rowBegin[region])
+            lists.rowOfRegion[region] = rows++;
+    c.nestingOrder.rowListed.assign(rows, 1);
     c.nestingOrder.events.resize(total);
     c.nestingOrder.rows.resize(total);
     return lists;
@@ -57,7 +53,7 @@ void NvtxAssembler::finishNestingOrder(Capture& c) const
         nesting.tracks.push_back({TrackId{c.events.track[nesting.events[begin]]}, begin, begin + thread.pushes});
         begin += thread.pushes;
     }
-    nesting.rowListed.resize(c.rows.size(), false); // GPU rows are never listed
+    nesting.rowListed.resize(c.rows.size(), 0); // GPU rows are never listed
 }
 
 } // namespace spanscope::model::live

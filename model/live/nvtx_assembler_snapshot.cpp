@@ -195,10 +195,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 if (m_sawAllocSpans)
                     e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
             }
-            if (const uint64_t place = nesting.placeOf(call); place != NestingLists::kNotListed) {
-                c.nestingOrder.events[place] = uint32_t(k);
-                c.nestingOrder.rows[place] = nesting.rowOfRegion[call.region];
-            }
+            nesting.place(call, uint32_t(k), c.nestingOrder);
             if (call.open)
                 lists.closedAtEnd.push_back(k);
             if (call.async && !call.open && call.endThread != call.thread)
