@@ -6,10 +6,51 @@
 #include "fuzz_targets.h"
 #include "model/live/job_assembler.h"
 #include "model/stats/capture_summary.h"
+#include "model/stats/nesting.h"
 
+#include <algorithm>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace spanscope::fuzz {
+
+namespace {
+
+// Two calls of one track with the same start and end: the threads' lists nest them in
+// push order, the rows in region order, so their depths may rightly differ.
+bool hasTwinCalls(const model::Capture& c)
+{
+    std::vector<std::tuple<uint32_t, int64_t, int64_t>> calls;
+    for (std::size_t e = 0; e < c.events.size(); ++e)
+        calls.emplace_back(c.events.track.empty() ? 0u : c.events.track[e], c.events.start[e], c.events.end[e]);
+    std::sort(calls.begin(), calls.end());
+    return std::adjacent_find(calls.begin(), calls.end()) != calls.end();
+}
+
+// The nesting walk reading the threads' lists (Capture::nestingOrder) gives what walking
+// the rows gives: depths, exclusive times per row and per lane entry, warnings.
+void checkListedNesting(const model::Capture& snapshot)
+{
+    if (snapshot.nestingOrder.empty())
+        return;
+    model::Capture listed = snapshot, fromRows = snapshot;
+    fromRows.nestingOrder = {};
+    FUZZ_CHECK(model::computeNesting(listed) && model::computeNesting(fromRows));
+    if (hasTwinCalls(fromRows))
+        return;
+    FUZZ_CHECK(listed.events.depth == fromRows.events.depth && listed.rowExclusive == fromRows.rowExclusive);
+    FUZZ_CHECK(listed.laneExclusive.size() == fromRows.laneExclusive.size());
+    for (std::size_t i = 0; i < listed.laneExclusive.size(); ++i) {
+        const model::LaneExclusive &a = listed.laneExclusive[i], &b = fromRows.laneExclusive[i];
+        FUZZ_CHECK(a.row == b.row && a.track == b.track && a.exclusiveNs == b.exclusiveNs);
+    }
+    FUZZ_CHECK(listed.warnings.size() == fromRows.warnings.size());
+    for (std::size_t i = 0; i < listed.warnings.size(); ++i)
+        FUZZ_CHECK(listed.warnings[i].message == fromRows.warnings[i].message);
+}
+
+} // namespace
 
 int wireStream(const std::uint8_t* data, std::size_t size)
 {
@@ -71,6 +112,7 @@ int wireStream(const std::uint8_t* data, std::size_t size)
                    && a.p95 == b.p95 && a.p99 == b.p99 && a.startMin == b.startMin && a.endMax == b.endMax
                    && a.gpuTotal == b.gpuTotal && a.allocCount == b.allocCount);
     }
+    checkListedNesting(*capture);
     analyze(std::move(capture));
     return 0;
 }
