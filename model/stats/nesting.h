@@ -47,14 +47,16 @@ bool computeNesting(Capture& capture, const ProgressRange& progress = {nullptr, 
 
 // Receives the walk: for each track with closed calls, in display order
 // (tracksInDisplayOrder), track() once, then call() for each closed call in (start asc,
-// end desc) order with its depth; unclosed() for calls that never closed (they take no
-// part in nesting), before any track() call.
+// end desc) order with its depth, start and end (ns: the event's own, which the walk has
+// just read; a visitor that read them again through the event index would miss the cache
+// about once per call); unclosed() for calls that never closed (they take no part in
+// nesting), before any track() call.
 class NestingVisitor
 {
 public:
     virtual ~NestingVisitor() = default;
     virtual void track(TrackId track) = 0;
-    virtual void call(uint32_t event, uint16_t depth) = 0;
+    virtual void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) = 0;
     virtual void unclosed(uint32_t event, TrackId track) = 0;
     // Forget everything seen: the walk starts over. computeNesting() does this once when
     // its first walk found partial overlaps and it moved calls to inferred lanes

@@ -45,7 +45,7 @@ public:
             m_root = addRoot(trackTitle(m_capture, track));
     }
 
-    void call(uint32_t event, uint16_t depth) override
+    void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) override
     {
         while (!m_stack.empty() && m_stack.back().depth >= depth)
             m_stack.pop_back();
@@ -64,8 +64,7 @@ public:
             m_tree.nodes[parent].children.push_back(it->second);
         }
         SpanTreeNode& node = m_tree.nodes[it->second];
-        const int64_t duration =
-            subtractSaturating(m_capture.events.end[event], m_capture.events.start[event]);
+        const int64_t duration = subtractSaturating(end, start);
         node.minimum = node.calls ? std::min(node.minimum, duration) : duration;
         node.maximum = node.calls ? std::max(node.maximum, duration) : duration;
         ++node.calls;

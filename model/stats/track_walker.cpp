@@ -35,7 +35,7 @@ namespace spanscope::model::nesting_walk {
     if (m_depth)
         (*m_depth)[e] = depth;
     if (m_visitor)
-        m_visitor->call(e, depth);
+        m_visitor->call(e, depth, start, end);
     m_stack.push_back({start, end, row});
 }
 

@@ -141,7 +141,7 @@ void TimelineIndexBuilder::track(TrackId track)
     m_current = &m_lanes[track.value];
 }
 
-void TimelineIndexBuilder::call(uint32_t event, uint16_t depth)
+void TimelineIndexBuilder::call(uint32_t event, uint16_t depth, int64_t, int64_t)
 {
     auto& depths = m_current->depths;
     if (depth >= depths.size())

@@ -126,7 +126,7 @@ class TimelineIndexBuilder : public NestingVisitor
 {
 public:
     void track(TrackId track) override;
-    void call(uint32_t event, uint16_t depth) override;
+    void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) override;
     void unclosed(uint32_t event, TrackId track) override;
     void restart() override;
     std::unique_ptr<NestingVisitor> piece() override;

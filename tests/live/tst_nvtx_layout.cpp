@@ -292,7 +292,7 @@ class WalkRecorder : public NestingVisitor
 {
 public:
     void track(TrackId track) override { seen += "t" + std::to_string(track.value) + " "; }
-    void call(uint32_t event, uint16_t depth) override
+    void call(uint32_t event, uint16_t depth, int64_t, int64_t) override
     {
         seen += std::to_string(event) + ":" + std::to_string(depth) + " ";
     }

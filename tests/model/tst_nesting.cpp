@@ -346,10 +346,13 @@ inner 0 30 40 thread=1 task=5
         {
         public:
             void track(model::TrackId track) override { seen += "t" + std::to_string(track.value) + " "; }
-            void call(uint32_t event, uint16_t depth) override
+            void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) override
             {
                 seen += std::to_string(event) + ":" + std::to_string(depth) + " ";
+                if (start != capture->events.start[event] || end != capture->events.end[event])
+                    seen += "(times not the event's) ";
             }
+            const model::Capture* capture = nullptr;
             void unclosed(uint32_t event, model::TrackId) override { seen += "u" + std::to_string(event) + " "; }
             void restart() override { seen.clear(); }
             std::string seen;
@@ -375,9 +378,12 @@ inner 0 30 40 thread=1 task=5
             auto inOrder = buildCapture(text);
             auto shared = buildCapture(text);
             Recorder serialRecorder, sharedRecorder;
+            serialRecorder.capture = inOrder.get();
+            sharedRecorder.capture = shared.get();
             QVERIFY(model::computeNesting(*inOrder, {nullptr, 0, 1}, &serialRecorder, never));
             QVERIFY(model::computeNesting(*shared, {nullptr, 0, 1}, &sharedRecorder, always));
             QCOMPARE(sharedRecorder.seen, serialRecorder.seen);
+            QVERIFY(serialRecorder.seen.find("not the event's") == std::string::npos);
         }
     }
 };
