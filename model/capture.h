@@ -205,20 +205,20 @@ struct RowDurations; // stats/row_durations.h
 
 // Live captures: the calls of some tracks listed in nesting order by their source (a
 // thread's push/pop ranges in the order they were pushed, which is start order, an
-// enclosing range before what it encloses), so that the nesting walk reads each such track
-// as one run instead of gathering its calls from every row and merging them
-// (stats/nesting.h checks the lists against the rows and their order as it walks, and
-// gathers from the rows where they disagree). Empty for every other source. Anything
-// that changes rows, events or tracks must leave it empty.
+// enclosing range before what it encloses; its CUDA calls in a second list), so that the
+// nesting walk reads each such track as a run per list instead of gathering its calls from
+// every row and merging them (stats/nesting.h checks the lists against the rows and their
+// order as it walks, and gathers from the rows where they disagree). Empty for every other
+// source. Anything that changes rows, events or tracks must leave it empty.
 struct NestingOrder
 {
-    struct ListedTrack
+    struct ListedTrack // one list of a track; a track's lists come one after the other
     {
         TrackId track;
         uint64_t begin = 0, end = 0; // its calls: events[begin, end)
     };
     std::vector<ListedTrack> tracks;
-    Column<uint32_t> events; // event indices, track after track, every one a closed call
+    Column<uint32_t> events; // event indices, list after list, every one a closed call
     Column<uint32_t> rows;   // the row of each of those calls
     // Per row: 1 when every call of it is on a listed track. Empty = none known to be.
     std::vector<uint8_t> rowListed;

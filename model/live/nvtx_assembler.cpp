@@ -244,11 +244,15 @@ inline uint32_t NvtxAssembler::addCall(int64_t start, uint32_t message, uint32_t
 inline void NvtxAssembler::listCall(const Call& call, uint32_t index, Call& appended)
 {
     // Start/end ranges and allocation spans go on lanes of their own, never on the thread's
-    // track (the snapshot leaves their rows unlisted); a CUDA API call does go on it.
+    // track (the snapshot leaves their rows unlisted); a CUDA call does go on it.
     if (call.async)
         return;
     Thread& thread = m_threads[call.thread];
-    if (thread.listed && call.gpu == kNotCuda
+    if (call.gpu != kNotCuda) {
+        listCudaCall(call, index, thread);
+        return;
+    }
+    if (thread.listed
         && (thread.pushes == 0 || call.start > thread.lastPushStart
             || (call.start == thread.lastPushStart && thread.lastPushOpen))) {
         // Read from `call`, written to `appended`: reading back what was just stored
@@ -259,9 +263,31 @@ inline void NvtxAssembler::listCall(const Call& call, uint32_t index, Call& appe
         thread.lastPushOpen = call.open;
         return;
     }
-    // Out of nesting order, or another kind of call on the track: the thread's calls are
-    // walked from the rows from now on.
+    // Out of nesting order: the thread's calls are walked from the rows from now on.
     thread.listed = false;
+}
+
+void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& thread)
+{
+    if (!thread.listed)
+        return;
+    auto& list = thread.cudaCalls;
+    auto comesAfter = [&](uint32_t other) { // `call` goes after `other`
+        const Call& o = m_calls[other];
+        return call.start > o.start || (call.start == o.start && call.end <= o.end);
+    };
+    size_t at = list.size();
+    while (at > 0 && !comesAfter(list[at - 1])) {
+        if (list.size() - --at > kMaxCudaReorder) {
+            thread.listed = false; // too far out of order: walked from the rows from now on
+            return;
+        }
+    }
+    list.push_back(index);
+    for (size_t i = list.size() - 1; i > at; --i)
+        list.edit(i) = list[i - 1];
+    if (at + 1 < list.size())
+        list.edit(at) = index;
 }
 
 uint32_t NvtxAssembler::appendCall(const Call& call)

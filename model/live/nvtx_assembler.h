@@ -355,19 +355,27 @@ private:
         uint32_t openPushes = 0;   // over all domains, budget-dropped ones included
         bool droppingTree = false; // the current top-level tree was dropped by the budget
         std::map<uint32_t, std::vector<uint32_t>> stacks; // domain -> call indices
-        // The calls on the thread's track (its push/pop ranges) in push order are in nesting
-        // order (Capture::nestingOrder) while `listed`: no other call (a CUDA API call)
-        // went on its track and each push started after the one before, or together with
-        // it while that one was still open (it encloses the new one). False for good once
-        // either breaks. `pushes` counts them (Call::pushIndex); the latest is call
-        // lastPush, its start and whether it is open kept here for the next push to compare
-        // with (reading it back from the call table costs ingest ~6 ns per range).
+        // The calls on the thread's track are listed in nesting order
+        // (Capture::nestingOrder) while `listed`, in two lists: its push/pop ranges in
+        // push order, which is nesting order as long as each push starts after the one
+        // before, or together with it while that one is still open (it encloses the new
+        // one); and its CUDA calls (see cudaCalls). False for good once either list
+        // breaks. `pushes` counts the first list (Call::pushIndex); its latest is call
+        // lastPush, its start and whether it is open kept here for the next push to
+        // compare with (reading it back from the call table costs ingest ~6 ns per range).
         bool listed = true;
         bool lastPushOpen = false;
         uint32_t pushes = 0;
         uint32_t lastPush = UINT32_MAX;
         int64_t lastPushStart = 0;
+        // The thread's CUDA calls (API calls, and CUPTI overhead timed on it), closed when
+        // they arrive, by (start ascending, end descending), arrival order between equals.
+        // CUPTI reports a call when it completes, so a driver call made inside a runtime
+        // call arrives before it: each call is put in place from the back, at most
+        // kMaxCudaReorder places back (else the thread is no longer listed).
+        SharedChunks<uint32_t> cudaCalls;
     };
+    static constexpr size_t kMaxCudaReorder = 64;
     std::vector<Thread> m_threads;
 
     SharedNames m_regionNames;
@@ -388,28 +396,33 @@ private:
     }
     std::map<uint32_t, bool> m_callDomains;
     SharedChunks<uint64_t> m_cpuCallsOfRegion, m_gpuCallsOfRegion;
-    // Keeps the Thread's list for a CPU call just appended as call `index` (`appended`,
-    // whose pushIndex it sets).
+    // Keeps the Thread's lists for a CPU call just appended as call `index` (`appended`,
+    // whose pushIndex it sets for a push).
     void listCall(const Call& call, uint32_t index, Call& appended);
+    void listCudaCall(const Call& call, uint32_t index, Thread& thread);
     // Where a snapshot's laying out of the calls puts the listed threads' calls in
     // Capture::nestingOrder (nvtx_assembler_nesting_order.cpp).
     struct NestingLists
     {
         static constexpr uint64_t kNotListed = UINT64_MAX;
-        std::vector<uint64_t> base;        // per thread: its first place, or kNotListed
+        // Per thread: the first place of its pushes, then of its CUDA calls, or kNotListed.
+        std::vector<uint64_t> base;
         // A CPU call's row. A column: freeing a vector of a million regions would raise
         // malloc's mmap threshold for the rest of the process (glibc's dynamic threshold),
         // after which the live updates' temporaries of up to that size come from the heap
         // and fault in afresh each time (name-per-range updates took twice as long).
         Column<uint32_t> rowOfRegion;
-        // Puts a CPU call laid out as `event` in its thread's list, or leaves its row
-        // unlisted (a call off the lists: a start/end range, a CUDA API call, a call of a
-        // thread not listed). Any thread; calls are placed in parallel.
+        // Puts a push laid out as `event` in its thread's list, or leaves its row unlisted
+        // (a call off the lists: a start/end range, a call of a thread not listed). A
+        // listed thread's CUDA calls are placed apart (placeCudaCalls). Any thread; calls
+        // are placed in parallel.
         void place(const Call& call, uint32_t event, NestingOrder& out) const
         {
             if (call.thread == kNoThread || rowOfRegion.empty())
                 return;
-            if (!call.async && call.gpu == kNotCuda && base[call.thread] != kNotListed) {
+            if (!call.async && base[call.thread] != kNotListed) {
+                if (call.gpu != kNotCuda)
+                    return;
                 const uint64_t at = base[call.thread] + call.pushIndex;
                 out.events[at] = event;
                 out.rows[at] = rowOfRegion[call.region];
@@ -422,6 +435,8 @@ private:
     // until place() finds a call of it off the lists; c's rows are not made yet:
     // `rowBegin` is Layout::rowBegin.
     NestingLists nestingLists(Capture& c, const Column<uint64_t>& rowBegin) const;
+    // Writes the listed threads' CUDA calls into c.nestingOrder; `eventOf`: call -> event.
+    void placeCudaCalls(Capture& c, const NestingLists& lists, const Column<uint32_t>& eventOf) const;
     // The rest of c.nestingOrder once its columns are filled and the tracks assigned.
     void finishNestingOrder(Capture& c) const;
     struct Mark

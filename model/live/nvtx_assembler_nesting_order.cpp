@@ -1,9 +1,9 @@
-// Capture::nestingOrder of a snapshot: each listed thread's push/pop ranges, in push order.
-// The nesting walk then reads a thread's calls as one run in the order they were pushed,
-// instead of gathering them from every row of their regions and merging those rows' runs
-// (a loser tree over the rows of a track: a comparison per level per call). The snapshot
-// writes each call's place as it lays the calls out (NestingLists::placeOf), so no pass
-// over the call table is added.
+// Capture::nestingOrder of a snapshot: each listed thread's push/pop ranges, in push order,
+// then its CUDA calls in nesting order. The nesting walk then reads a thread's calls as two
+// runs, instead of gathering them from every row of their regions and merging those rows'
+// runs (a loser tree over the rows of a track: a comparison per level per call). The
+// snapshot writes each push's place as it lays the calls out (NestingLists::place), so no
+// pass over the call table is added; the CUDA calls, fewer, are placed after.
 #include "nvtx_assembler.h"
 
 #include <algorithm>
@@ -16,10 +16,11 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column
     lists.base.assign(m_threads.size(), NestingLists::kNotListed);
     uint64_t total = 0;
     for (size_t t = 0; t < m_threads.size(); ++t) {
-        if (!m_threads[t].listed || m_threads[t].pushes == 0)
+        const Thread& thread = m_threads[t];
+        if (!thread.listed || thread.pushes + thread.cudaCalls.size() == 0)
             continue;
         lists.base[t] = total;
-        total += m_threads[t].pushes;
+        total += thread.pushes + thread.cudaCalls.size();
     }
     if (total == 0)
         return lists;
@@ -37,6 +38,23 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column
     return lists;
 }
 
+void NvtxAssembler::placeCudaCalls(Capture& c, const NestingLists& lists, const Column<uint32_t>& eventOf) const
+{
+    NestingOrder& nesting = c.nestingOrder;
+    if (nesting.events.empty())
+        return;
+    for (size_t t = 0; t < m_threads.size(); ++t) {
+        if (lists.base[t] == NestingLists::kNotListed)
+            continue;
+        const Thread& thread = m_threads[t];
+        uint64_t at = lists.base[t] + thread.pushes;
+        for (const uint32_t call : thread.cudaCalls) {
+            nesting.events[at] = eventOf[call];
+            nesting.rows[at++] = lists.rowOfRegion[m_calls[call].region];
+        }
+    }
+}
+
 void NvtxAssembler::finishNestingOrder(Capture& c) const
 {
     NestingOrder& nesting = c.nestingOrder;
@@ -48,10 +66,14 @@ void NvtxAssembler::finishNestingOrder(Capture& c) const
     }
     uint64_t begin = 0;
     for (const Thread& thread : m_threads) {
-        if (!thread.listed || thread.pushes == 0)
+        if (!thread.listed)
             continue;
-        nesting.tracks.push_back({TrackId{c.events.track[nesting.events[begin]]}, begin, begin + thread.pushes});
-        begin += thread.pushes;
+        for (const uint64_t calls : {uint64_t(thread.pushes), uint64_t(thread.cudaCalls.size())}) {
+            if (calls == 0)
+                continue;
+            nesting.tracks.push_back({TrackId{c.events.track[nesting.events[begin]]}, begin, begin + calls});
+            begin += calls;
+        }
     }
     nesting.rowListed.resize(c.rows.size(), 0); // GPU rows are never listed
 }

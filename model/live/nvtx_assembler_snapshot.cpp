@@ -202,6 +202,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
         }
     });
+    placeCudaCalls(c, nesting, eventOf);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
         c.nvtx.crossThreadEnds.insert(c.nvtx.crossThreadEnds.end(), lists.crossThreadEnds.begin(),

@@ -19,8 +19,11 @@ bool Nester::usableListing() const
         return false;
     std::vector<bool> seen(m_capture.tracks.size(), false);
     uint64_t next = 0;
-    for (const auto& t : listing.tracks) {
-        if (t.track.value >= seen.size() || seen[t.track.value] || t.begin != next || t.end < t.begin)
+    for (size_t i = 0; i < listing.tracks.size(); ++i) {
+        const auto& t = listing.tracks[i];
+        const bool sameAsBefore = i > 0 && listing.tracks[i - 1].track == t.track; // its next list
+        if (t.track.value >= seen.size() || (seen[t.track.value] && !sameAsBefore) || t.begin != next
+            || t.end < t.begin)
             return false;
         seen[t.track.value] = true;
         next = t.end;

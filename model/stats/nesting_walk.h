@@ -191,10 +191,10 @@ private:
         uint64_t listedCalls = 0; // calls left to a listed track's run
     };
     // Capture::nestingOrder is whole: a row flag per row, a row per listed call, each
-    // listed track once and in range.
+    // listed track's lists together and in range.
     bool usableListing() const;
     bool listedTrack(uint32_t track) const { return track < m_listedTrack.size() && m_listedTrack[track]; }
-    // One run per listed track (Capture::nestingOrder), after every row's.
+    // One run per list of a listed track (Capture::nestingOrder), after every row's.
     void addListedRuns(std::vector<std::vector<Run>>& runsOfTrack);
     // Adds one row's to `out`. Any thread; `callsOnTrack` is scratch (all 0; grown as
     // needed).

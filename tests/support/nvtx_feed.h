@@ -121,6 +121,19 @@ public:
         r.liveBytes = liveBytes;
         m_a.onAllocTotals(r);
     }
+    // A CUDA API call as CUPTI reports it (when it completed), ns on CLOCK_MONOTONIC.
+    void cudaApi(uint32_t tid, int64_t startNs, int64_t endNs, const std::string& name,
+                 CudaApiKind api = CudaApiKind::Runtime)
+    {
+        CudaApiRecord r{};
+        r.tid = tid;
+        r.startNs = startNs;
+        r.endNs = endNs;
+        r.correlation = ++m_correlation;
+        r.nameId = str(name);
+        r.api = uint32_t(api);
+        m_a.onCudaApi(r);
+    }
     void threadName(uint32_t tid, const std::string& name)
     {
         ThreadInfoRecord r{};
@@ -132,6 +145,7 @@ public:
 private:
     NvtxAssembler& m_a;
     uint32_t m_nextString = 1;
+    uint32_t m_correlation = 0;
 };
 
 } // namespace spanscope::testing
