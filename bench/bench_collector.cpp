@@ -533,6 +533,15 @@ void BM_LiveUpdate10M(benchmark::State& state)
     measureLiveUpdates(state, generator, 10'000'000, 100'000);
 }
 
+// As BM_LiveUpdate10M, for a CUDA job: every item range launches a kernel (a runtime and a
+// driver API call on the thread, then the kernel); 10 M calls in all, per step 25 NVTX
+// ranges, 40 API calls and 20 kernels.
+void BM_LiveUpdate10MCuda(benchmark::State& state)
+{
+    bench::SyntheticStream generator(4, false, true);
+    measureLiveUpdates(state, generator, 10'000'000, 100'000);
+}
+
 void BM_LiveUpdateNamePerRange(benchmark::State& state)
 {
     bench::SyntheticStream generator(4, true);
@@ -552,6 +561,7 @@ BENCHMARK(BM_Decode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Ingest)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiveSnapshot)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiveUpdate10M)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_LiveUpdate10MCuda)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_LiveUpdateNamePerRange)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 int main(int argc, char** argv)

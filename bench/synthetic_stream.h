@@ -7,6 +7,10 @@
 // frames come after the earlier ones as a running job's do.
 // With `namePerItem`, every item range gets a name of its own, defined just before it
 // ("aten::add, seq = N", as PyTorch's emit_nvtx names its ranges): a region per item range.
+// With `cudaPerItem`, every item range launches a kernel: a runtime API call with a driver
+// call inside it sharing its correlation id, reported as CUPTI reports them (the driver
+// call first: it completed first), then the kernel, on a stream of the thread's own; next()
+// then counts these calls among the spans it wrote.
 
 #include "protocol/spanscope_protocol.h"
 
@@ -22,8 +26,8 @@ class SyntheticStream
 public:
     static constexpr std::uint32_t kRegions = 50;
 
-    explicit SyntheticStream(std::uint32_t threads = 4, bool namePerItem = false)
-        : m_threads(threads), m_namePerItem(namePerItem), m_now(threads, 1000)
+    explicit SyntheticStream(std::uint32_t threads = 4, bool namePerItem = false, bool cudaPerItem = false)
+        : m_threads(threads), m_namePerItem(namePerItem), m_cudaPerItem(cudaPerItem), m_now(threads, 1000)
     {
     }
 
@@ -40,6 +44,11 @@ public:
         records += bytes(cal);
         for (std::uint32_t r = 0; r < kRegions; ++r)
             stringDef(records, r + 1, r == 0 ? "step" : "region " + std::to_string(r));
+        if (m_cudaPerItem) {
+            stringDef(records, kRuntimeLaunch, "cudaLaunchKernel");
+            stringDef(records, kDriverLaunch, "cuLaunchKernel");
+            stringDef(records, kKernel, "add_kernel");
+        }
         frame(out, protocol::FrameType::Data, records);
         return out;
     }
@@ -101,13 +110,49 @@ private:
                 } else {
                     push(10 + (m_steps * 7 + phase * 5 + item) % 40);
                 }
-                m_now[t] += 50 + (m_steps * 13 + item * 29) % 400; // the item's own work, ns
+                const std::uint64_t work = 50 + (m_steps * 13 + item * 29) % 400; // the item's own, ns
+                if (m_cudaPerItem) {
+                    ++m_correlation;
+                    launch(t, m_now[t] + 15, m_now[t] + work - 15, kDriverLaunch, records);
+                    launch(t, m_now[t] + 10, m_now[t] + work - 10, kRuntimeLaunch, records);
+                    // Shorter than the time between two launches: a stream's kernels never overlap.
+                    kernel(t, m_now[t] + work + 490, 10 + (m_steps + item) % 30, records);
+                    spans += 3;
+                }
+                m_now[t] += work;
                 pop();
             }
             pop();
         }
         pop();
         return spans;
+    }
+
+    void launch(std::uint32_t t, std::uint64_t start, std::uint64_t end, std::uint32_t name, std::string& records)
+    {
+        protocol::CudaApiRecord r{};
+        protocol::setRecordHeader(r, protocol::RecordType::CudaApi);
+        r.tid = 100 + t;
+        r.startNs = std::int64_t(start);
+        r.endNs = std::int64_t(end);
+        r.correlation = std::uint32_t(m_correlation);
+        r.nameId = name;
+        r.api = std::uint32_t(name == kRuntimeLaunch ? protocol::CudaApiKind::Runtime : protocol::CudaApiKind::Driver);
+        records += bytes(r);
+    }
+
+    void kernel(std::uint32_t t, std::uint64_t start, std::uint64_t duration, std::string& records)
+    {
+        protocol::GpuKernelRecord r{};
+        protocol::setRecordHeader(r, protocol::RecordType::GpuKernel);
+        r.startNs = std::int64_t(start);
+        r.endNs = std::int64_t(start + duration);
+        r.stream = 7 + t;
+        r.correlation = std::uint32_t(m_correlation);
+        r.nameId = kKernel;
+        for (int i = 0; i < 3; ++i)
+            r.grid[i] = r.block[i] = 1;
+        records += bytes(r);
     }
 
     template <typename T> static std::string bytes(const T& value)
@@ -136,9 +181,12 @@ private:
         records.append(protocol::stringDefSize(def.length) - sizeof def - text.size(), '\0');
     }
 
+    // String ids of the API calls' and the kernel's names, after the regions'.
+    static constexpr std::uint32_t kRuntimeLaunch = kRegions + 1, kDriverLaunch = kRegions + 2, kKernel = kRegions + 3;
     std::uint32_t m_threads;
-    bool m_namePerItem;
-    std::uint32_t m_nextStringId = kRegions; // string ids past the fixed names (id = this + 1)
+    bool m_namePerItem, m_cudaPerItem;
+    std::uint64_t m_correlation = 0;
+    std::uint32_t m_nextStringId = kKernel; // string ids past the fixed names (id = this + 1)
     std::vector<std::uint64_t> m_now; // per thread, ns
     std::uint64_t m_steps = 0;
 };

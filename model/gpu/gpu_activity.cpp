@@ -48,6 +48,17 @@ void GpuActivityTable::addCopy(uint32_t event, uint64_t correlation, uint32_t co
     m_copyKind.push_back(uint8_t(kind));
 }
 
+void GpuActivityTable::reserve(size_t activities, size_t kernels, size_t copies)
+{
+    m_event.reserve(activities);
+    m_correlation.reserve(activities);
+    m_context.reserve(activities);
+    m_detail.reserve(activities);
+    m_kernels.reserve(kernels);
+    m_copyBytes.reserve(copies);
+    m_copyKind.reserve(copies);
+}
+
 void GpuActivityTable::addOther(uint32_t event, uint64_t correlation, uint32_t context)
 {
     add(event, correlation, context, kNoDetail);

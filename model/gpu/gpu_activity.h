@@ -37,6 +37,9 @@ public:
     void addKernel(uint32_t event, uint64_t correlation, uint32_t context, const KernelLaunchShape& shape);
     void addCopy(uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes, CopyKind kind);
     void addOther(uint32_t event, uint64_t correlation, uint32_t context);
+    // Room for this many activities, kernels and copies in all, when known ahead: the
+    // tables are then filled without regrowing (a live update adds millions of kernels).
+    void reserve(size_t activities, size_t kernels, size_t copies);
 
     // Sorts rows by event and maps event indices through `newIndexOf` (old -> new) when
     // given: importers add activities before they lay the events out.

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 #include <vector>
 
 namespace spanscope::model {
@@ -29,6 +28,20 @@ std::vector<std::pair<uint32_t, int64_t>> launchTotals(const Capture& capture)
             totals.emplace_back(flows.from(i), duration);
     }
     return totals;
+}
+
+// The first index at or after `from` where `before` is false, for a `before` true on a
+// prefix of `items`: galloping from `from`, O(log(answer - from)).
+template <typename T, typename Before>
+size_t gallopPartition(const std::vector<T>& items, size_t from, Before before)
+{
+    size_t low = from, step = 1; // items[from, low) are all before
+    while (low + step <= items.size() && before(items[low + step - 1])) {
+        low += step;
+        step *= 2;
+    }
+    const auto high = items.begin() + std::ptrdiff_t(std::min(items.size(), low + step));
+    return size_t(std::partition_point(items.begin() + std::ptrdiff_t(low), high, before) - items.begin());
 }
 
 uint32_t trackOf(const Capture& capture, uint32_t event)
@@ -65,37 +78,54 @@ void deriveLaunchGpuTime(Capture& capture)
         std::vector<std::pair<int64_t, int64_t>> items; // (start, gpu ns)
         std::vector<int64_t> prefix;
     };
-    std::unordered_map<uint32_t, Launches> byTrack;
-    for (const auto& [event, gpu] : totals)
-        byTrack[e.track[event]].items.emplace_back(e.start[event], gpu);
-    for (auto& [track, launches] : byTrack) {
-        std::sort(launches.items.begin(), launches.items.end());
-        launches.prefix.resize(launches.items.size() + 1, 0);
-        for (size_t i = 0; i < launches.items.size(); ++i)
-            launches.prefix[i + 1] = launches.prefix[i] + launches.items[i].second;
-    }
-    const Launches* last = nullptr;
-    uint32_t lastTrack = TrackId::kNone;
-    for (size_t i = 0; i < e.size(); ++i) {
-        if (e.end[i] < e.start[i])
-            continue;
-        if (e.track[i] != lastTrack) {
-            lastTrack = e.track[i];
-            const auto it = byTrack.find(lastTrack);
-            last = it == byTrack.end() ? nullptr : &it->second;
+    std::vector<Launches> launches;
+    std::vector<int32_t> launchesOf(capture.tracks.size(), -1); // by track
+    for (const auto& [event, gpu] : totals) {
+        const uint32_t track = e.track[event];
+        if (track >= launchesOf.size())
+            launchesOf.resize(size_t(track) + 1, -1);
+        if (launchesOf[track] < 0) {
+            launchesOf[track] = int32_t(launches.size());
+            launches.emplace_back();
         }
-        if (!last || e.gpu[i] >= 0)
-            continue;
-        const auto& items = last->items;
-        const auto first =
-            std::lower_bound(items.begin(), items.end(),
-                             std::make_pair(e.start[i], std::numeric_limits<int64_t>::min()));
-        const auto end = std::upper_bound(
-            first, items.end(), std::make_pair(e.end[i], std::numeric_limits<int64_t>::max()));
-        if (first == end)
-            continue;
-        e.gpu[i] =
-            last->prefix[size_t(end - items.begin())] - last->prefix[size_t(first - items.begin())];
+        launches[size_t(launchesOf[track])].items.emplace_back(e.start[event], gpu);
+    }
+    for (Launches& l : launches) {
+        std::sort(l.items.begin(), l.items.end());
+        l.prefix.resize(l.items.size() + 1, 0);
+        for (size_t i = 0; i < l.items.size(); ++i)
+            l.prefix[i + 1] = addSaturating(l.prefix[i], l.items[i].second);
+    }
+    // A row's calls of one track come in start order (rows are sorted by start), so the
+    // first launch at or after a call's start only moves forward: it is searched from where
+    // the track's last call in the row left it, by galloping (O(log gap), near memory
+    // touched just before), not from the whole track's launches (two searches of a million
+    // launches per call at 10 M calls cost seconds). A call that starts earlier than the
+    // one before it searches from the beginning.
+    struct Cursor
+    {
+        uint64_t row = UINT64_MAX;
+        size_t first = 0;   // the first launch at or after `start`
+        int64_t start = 0;  // of the track's last call in the row
+    };
+    std::vector<Cursor> cursors(launchesOf.size());
+    for (size_t r = 0; r < capture.rows.size(); ++r) {
+        const RegionRow& row = capture.rows[r];
+        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+            if (e.end[i] < e.start[i] || e.gpu[i] >= 0 || e.track[i] >= launchesOf.size()
+                || launchesOf[e.track[i]] < 0)
+                continue;
+            const Launches& l = launches[size_t(launchesOf[e.track[i]])];
+            Cursor& cursor = cursors[e.track[i]];
+            if (cursor.row != r || e.start[i] < cursor.start)
+                cursor = {r, 0, e.start[i]};
+            cursor.start = e.start[i];
+            const int64_t start = e.start[i], end = e.end[i];
+            cursor.first = gallopPartition(l.items, cursor.first, [start](const auto& x) { return x.first < start; });
+            const size_t last = gallopPartition(l.items, cursor.first, [end](const auto& x) { return x.first <= end; });
+            if (last > cursor.first)
+                e.gpu[i] = subtractSaturating(l.prefix[last], l.prefix[cursor.first]);
+        }
     }
 }
 

@@ -179,6 +179,7 @@ private:
         // Kernels: m_kernelShapes row; copies: m_copies row; API calls: the CudaApiKind;
         // device windows: m_windowHostTimes row.
         uint32_t detail = UINT32_MAX;
+        uint32_t call = 0; // its call in m_calls
     };
     struct Call
     {
@@ -233,9 +234,10 @@ private:
     CountedAllocations& countedFor(uint32_t thread);
     void addAllocationTables(Capture& c) const;
     // GPU work's tracks, activity rows, launch flows, devices, GPU memory, and the GPU time
-    // of CPU calls; `order`: event -> call. `firstGpuRow`: the first row of GPU work (every
-    // row from there on holds calls without a CPU thread).
-    void addGpuTables(Capture& c, const Column<uint32_t>& order, size_t firstGpuRow) const;
+    // of CPU calls; `order`: event -> call, `eventOf`: call -> event. `firstGpuRow`: the
+    // first row of GPU work (every row from there on holds calls without a CPU thread).
+    void addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                      size_t firstGpuRow) const;
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);

@@ -5,9 +5,11 @@
 // memory) works for live captures too.
 #include "../gpu/launch_gpu_time.h"
 #include "../stats/saturating.h"
+#include "launch_table.h"
 #include "nvtx_assembler.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 namespace spanscope::model::live {
@@ -122,7 +124,7 @@ void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uin
     call.open = false;
     call.gpu = uint32_t(m_gpuWork.size());
     m_gpuWork.push_back(work);
-    appendCall(call);
+    m_gpuWork.edit(call.gpu).call = appendCall(call);
     m_domainNames.try_emplace(kCudaDomain, "CUDA");
     seen(end);
 }
@@ -251,15 +253,29 @@ void NvtxAssembler::onCudaOverhead(const CudaOverheadRecord& r)
         addCudaCall(r.startNs, r.endNs, regionOfKind(overheadName(r.kind), RegionKind::GpuRange), kNoThread, work);
 }
 
-void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, size_t firstGpuRow) const
+void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                                 size_t firstGpuRow) const
 {
     if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
         return;
     // GPU tracks, keyed by (device, stream, lane): lane 0 the stream's work, 1 its syncs,
     // 2 device windows (stream -1).
     std::map<std::tuple<int32_t, int64_t, int>, uint32_t> tracks;
+    // The last few tracks asked for: a GPU row's work alternates between a few streams, and
+    // a map lookup per call of millions cost more than the rest of this pass.
+    struct Recent
+    {
+        std::tuple<int32_t, int64_t, int> key{INT32_MIN, 0, 0};
+        uint32_t track = 0;
+    };
+    std::array<Recent, 8> recent;
+    size_t nextRecent = 0;
     auto gpuTrack = [&](int32_t device, int64_t stream, int lane) {
-        auto [it, added] = tracks.try_emplace({device, stream, lane}, TrackId::kNone);
+        const std::tuple<int32_t, int64_t, int> key{device, stream, lane};
+        for (const Recent& r : recent)
+            if (r.key == key)
+                return TrackId{r.track};
+        auto [it, added] = tracks.try_emplace(key, TrackId::kNone);
         if (added) {
             Track t;
             t.kind = stream < 0 ? TrackKind::GpuDevice : TrackKind::GpuStream;
@@ -278,6 +294,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, size
                 t.name = c.strings.intern(name);
             it->second = addTrack(c, t).value;
         }
+        recent[nextRecent++ % recent.size()] = {key, it->second};
         return TrackId{it->second};
     };
     auto& e = c.events;
@@ -305,25 +322,36 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, size
         }
 
     // Launches: correlation id -> the API call's event; the work it started links back.
-    std::unordered_map<uint32_t, uint32_t> launchOf;
+    // Only the ids some work or memory event names are looked for.
+    auto launched = [](const GpuWork& w) {
+        return w.correlation != 0
+               && (w.kind == GpuWorkKind::Kernel || w.kind == GpuWorkKind::Memcpy || w.kind == GpuWorkKind::Memset);
+    };
+    size_t wanted = 0, kernels = 0, copies = 0, memsets = 0;
     bool windows = false;
-    for (size_t k = 0; k < order.size(); ++k) {
-        const Call& call = m_calls[order[k]];
-        if (call.gpu == kNotCuda)
-            continue;
-        const GpuWork& w = m_gpuWork[call.gpu];
-        if (w.kind == GpuWorkKind::Api && w.correlation != 0) {
-            // Should a runtime call and a driver call share an id, the work is the runtime
-            // call's (the one the program made).
-            auto [it, added] = launchOf.emplace(w.correlation, uint32_t(k));
-            if (!added && w.detail == uint32_t(CudaApiKind::Runtime))
-                it->second = uint32_t(k);
-        }
+    for (const GpuWork& w : m_gpuWork) {
+        wanted += launched(w);
+        kernels += w.kind == GpuWorkKind::Kernel;
+        copies += w.kind == GpuWorkKind::Memcpy;
+        memsets += w.kind == GpuWorkKind::Memset;
         windows |= w.kind == GpuWorkKind::Window;
     }
+    c.gpuActivities.reserve(kernels + copies + memsets, kernels, copies);
+    LaunchTable launchOf(wanted + m_gpuMemory.size());
+    for (const GpuWork& w : m_gpuWork)
+        if (launched(w))
+            launchOf.want(w.correlation);
+    for (const GpuMemoryEvent& m : m_gpuMemory)
+        launchOf.want(m.correlation);
+    if (!launchOf.empty())
+        for (const GpuWork& w : m_gpuWork)
+            if (w.kind == GpuWorkKind::Api && w.correlation != 0)
+                launchOf.offer(w.correlation, eventOf[w.call], w.detail == uint32_t(CudaApiKind::Runtime));
     if (windows)
         e.args.resize(e.size(), ArgsRef::kNone);
-    for (size_t k = 0; k < order.size(); ++k) {
+    // Every call of GPU work is in the GPU rows, the last ones: their events, in order.
+    const size_t gpuEvents = firstGpuRow < c.rows.size() ? c.rows[firstGpuRow].offset : order.size();
+    for (size_t k = gpuEvents; k < order.size(); ++k) {
         const Call& call = m_calls[order[k]];
         if (call.gpu == kNotCuda)
             continue;
@@ -352,8 +380,8 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, size
         default:
             continue;
         }
-        if (auto launch = launchOf.find(w.correlation); w.correlation != 0 && launch != launchOf.end())
-            c.flows.add(launch->second, event, FlowKind::Launch);
+        if (const uint32_t launch = launchOf.find(w.correlation); launch != LaunchTable::kNone)
+            c.flows.add(launch, event, FlowKind::Launch);
     }
     c.gpuActivities.finish();
     c.flows.finish();
@@ -380,9 +408,8 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, size
                          [](const GpuMemoryEvent& a, const GpuMemoryEvent& b) { return a.time < b.time; });
         std::map<int32_t, std::pair<CounterSeries, int64_t>> inUse; // device -> (series, bytes)
         for (const GpuMemoryEvent& m : memory) {
-            const auto launch = launchOf.find(m.correlation);
-            const TrackId track = m.correlation != 0 && launch != launchOf.end() ? TrackId{e.track[launch->second]}
-                                                                                 : gpuTrack(m.device, -1, 0);
+            const uint32_t launch = launchOf.find(m.correlation);
+            const TrackId track = launch != LaunchTable::kNone ? TrackId{e.track[launch]} : gpuTrack(m.device, -1, 0);
             c.allocations.add(m.time, track, m.address, m.bytes, m.device);
             auto& [series, bytes] = inUse[m.device];
             bytes = std::max<int64_t>(0, addSaturating(bytes, m.bytes));

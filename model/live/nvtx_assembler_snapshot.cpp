@@ -248,7 +248,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     size_t firstGpuRow = 0;
     while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
         ++firstGpuRow;
-    addGpuTables(c, order, firstGpuRow);
+    addGpuTables(c, order, eventOf, firstGpuRow);
     finishNestingOrder(c);
     if (m_sawAllocations)
         addAllocationTables(c);

@@ -122,17 +122,30 @@ public:
         m_a.onAllocTotals(r);
     }
     // A CUDA API call as CUPTI reports it (when it completed), ns on CLOCK_MONOTONIC.
+    // `correlation` 0: a new one.
     void cudaApi(uint32_t tid, int64_t startNs, int64_t endNs, const std::string& name,
-                 CudaApiKind api = CudaApiKind::Runtime)
+                 CudaApiKind api = CudaApiKind::Runtime, uint32_t correlation = 0)
     {
         CudaApiRecord r{};
         r.tid = tid;
         r.startNs = startNs;
         r.endNs = endNs;
-        r.correlation = ++m_correlation;
+        r.correlation = correlation ? correlation : ++m_correlation;
         r.nameId = str(name);
         r.api = uint32_t(api);
         m_a.onCudaApi(r);
+    }
+    // A kernel on device 0, ns on CLOCK_MONOTONIC.
+    void kernel(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation,
+                const std::string& name = "kernel")
+    {
+        GpuKernelRecord r{};
+        r.startNs = startNs;
+        r.endNs = endNs;
+        r.stream = stream;
+        r.correlation = correlation;
+        r.nameId = str(name);
+        m_a.onGpuKernel(r);
     }
     void threadName(uint32_t tid, const std::string& name)
     {
