@@ -96,35 +96,55 @@ void deriveLaunchGpuTime(Capture& capture)
         for (size_t i = 0; i < l.items.size(); ++i)
             l.prefix[i + 1] = addSaturating(l.prefix[i], l.items[i].second);
     }
-    // A row's calls of one track come in start order (rows are sorted by start), so the
-    // first launch at or after a call's start only moves forward: it is searched from where
-    // the track's last call in the row left it, by galloping (O(log gap), near memory
-    // touched just before), not from the whole track's launches (two searches of a million
-    // launches per call at 10 M calls cost seconds). A call that starts earlier than the
-    // one before it searches from the beginning.
+    // The calls are read in runs of one track in start order, where the first launch at or
+    // after a call's start only moves forward: it is searched from where the run's last
+    // call left it, by galloping (O(log gap), near memory touched just before), not from the
+    // whole track's launches (two searches of a million launches per call at 10 M calls
+    // cost seconds). A call that starts earlier than the one before it searches from the
+    // beginning, so any order gives the same figures.
     struct Cursor
     {
-        uint64_t row = UINT64_MAX;
-        size_t first = 0;   // the first launch at or after `start`
-        int64_t start = 0;  // of the track's last call in the row
+        size_t first = 0;  // the first launch at or after `start`
+        int64_t start = 0; // of the run's last call
     };
-    std::vector<Cursor> cursors(launchesOf.size());
+    auto fill = [&](uint64_t i, Cursor& cursor) {
+        if (e.end[i] < e.start[i] || e.gpu[i] >= 0 || e.track[i] >= launchesOf.size() || launchesOf[e.track[i]] < 0)
+            return;
+        const Launches& l = launches[size_t(launchesOf[e.track[i]])];
+        const int64_t start = e.start[i], end = e.end[i];
+        if (start < cursor.start)
+            cursor.first = 0;
+        cursor.start = start;
+        cursor.first = gallopPartition(l.items, cursor.first, [start](const auto& x) { return x.first < start; });
+        const size_t last = gallopPartition(l.items, cursor.first, [end](const auto& x) { return x.first <= end; });
+        if (last > cursor.first)
+            e.gpu[i] = subtractSaturating(l.prefix[last], l.prefix[cursor.first]);
+    };
+    // A live capture lists its threads' calls in start order (Capture::nestingOrder): each
+    // list is one run, its track's launches read once, in order. Rows all of whose calls are
+    // listed are done then; a row's calls of one track are a run too, one per row and track
+    // (rows are sorted by start), each sweeping its track's launches again.
+    const NestingOrder& lists = capture.nestingOrder;
+    const bool listed = !lists.empty() && lists.rowListed.size() == capture.rows.size();
+    if (listed)
+        for (const auto& list : lists.tracks) {
+            Cursor cursor;
+            for (uint64_t p = list.begin; p < list.end && p < lists.events.size(); ++p)
+                if (lists.events[p] < e.size())
+                    fill(lists.events[p], cursor);
+        }
+    std::vector<std::pair<uint64_t, Cursor>> cursors(launchesOf.size(), {UINT64_MAX, {}}); // by track: (row, cursor)
     for (size_t r = 0; r < capture.rows.size(); ++r) {
+        if (listed && lists.rowListed[r])
+            continue;
         const RegionRow& row = capture.rows[r];
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
-            if (e.end[i] < e.start[i] || e.gpu[i] >= 0 || e.track[i] >= launchesOf.size()
-                || launchesOf[e.track[i]] < 0)
+            if (e.track[i] >= cursors.size())
                 continue;
-            const Launches& l = launches[size_t(launchesOf[e.track[i]])];
-            Cursor& cursor = cursors[e.track[i]];
-            if (cursor.row != r || e.start[i] < cursor.start)
-                cursor = {r, 0, e.start[i]};
-            cursor.start = e.start[i];
-            const int64_t start = e.start[i], end = e.end[i];
-            cursor.first = gallopPartition(l.items, cursor.first, [start](const auto& x) { return x.first < start; });
-            const size_t last = gallopPartition(l.items, cursor.first, [end](const auto& x) { return x.first <= end; });
-            if (last > cursor.first)
-                e.gpu[i] = subtractSaturating(l.prefix[last], l.prefix[cursor.first]);
+            auto& [cursorRow, cursor] = cursors[e.track[i]];
+            if (cursorRow != r)
+                cursorRow = r, cursor = {};
+            fill(i, cursor);
         }
     }
 }

@@ -248,8 +248,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     size_t firstGpuRow = 0;
     while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
         ++firstGpuRow;
+    finishNestingOrder(c); // before the GPU tables: the GPU time of CPU calls reads the lists
     addGpuTables(c, order, eventOf, firstGpuRow);
-    finishNestingOrder(c);
     if (m_sawAllocations)
         addAllocationTables(c);
 
