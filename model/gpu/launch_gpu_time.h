@@ -16,7 +16,8 @@ namespace spanscope::model {
 // end] of the call on its track, or -1 when there is none; per GPU call (kernels, copies,
 // memsets, GPU ranges), its own duration. Does nothing for a capture with neither Launch
 // flows nor GPU regions (its GPU column, if any, is the source's own). O(N log L) for N
-// calls and L launches; about O(N) where each row's calls are sorted by start. Call before the capture is published.
+// calls and L launches; about O(N + L) where each row's calls are sorted by start. Call
+// before the capture is published.
 void deriveLaunchGpuTime(Capture& capture);
 
 // Launch calls (runtime calls with GPU work) and how many of them a capture has.

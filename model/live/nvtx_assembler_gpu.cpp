@@ -123,8 +123,10 @@ void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uin
     call.domain = kCudaDomain;
     call.open = false;
     call.gpu = uint32_t(m_gpuWork.size());
-    m_gpuWork.push_back(work);
-    m_gpuWork.edit(call.gpu).call = appendCall(call);
+    GpuWork placed = work;
+    placed.call = uint32_t(m_calls.size()); // appendCall's index for it
+    m_gpuWork.push_back(placed);
+    appendCall(call);
     m_domainNames.try_emplace(kCudaDomain, "CUDA");
     seen(end);
 }
