@@ -121,25 +121,28 @@ void deriveLaunchGpuTime(Capture& capture)
             e.gpu[i] = subtractSaturating(l.prefix[last], l.prefix[cursor.first]);
     };
     // A live capture lists its threads' calls in start order (Capture::nestingOrder): each
-    // list is one run, its track's launches read once, in order. Rows all of whose calls are
-    // listed are done then; a row's calls of one track are a run too, one per row and track
-    // (rows are sorted by start), each sweeping its track's launches again.
+    // list is one run, its track's launches read once, in order. The calls left over (all,
+    // for other sources) are read row by row, a row's calls of one track being a run (rows
+    // are sorted by start), each sweeping its track's launches again. The lists are taken
+    // on trust no more than the nesting walk takes them: a call they miss is still done.
     const NestingOrder& lists = capture.nestingOrder;
-    const bool listed = !lists.empty() && lists.rowListed.size() == capture.rows.size();
-    if (listed)
+    std::vector<bool> swept;
+    if (!lists.empty()) {
+        swept.assign(e.size(), false);
         for (const auto& list : lists.tracks) {
             Cursor cursor;
             for (uint64_t p = list.begin; p < list.end && p < lists.events.size(); ++p)
-                if (lists.events[p] < e.size())
-                    fill(lists.events[p], cursor);
+                if (const uint32_t i = lists.events[p]; i < e.size()) {
+                    fill(i, cursor);
+                    swept[i] = true;
+                }
         }
+    }
     std::vector<std::pair<uint64_t, Cursor>> cursors(launchesOf.size(), {UINT64_MAX, {}}); // by track: (row, cursor)
     for (size_t r = 0; r < capture.rows.size(); ++r) {
-        if (listed && lists.rowListed[r])
-            continue;
         const RegionRow& row = capture.rows[r];
         for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
-            if (e.track[i] >= cursors.size())
+            if ((!swept.empty() && swept[i]) || e.track[i] >= cursors.size())
                 continue;
             auto& [cursorRow, cursor] = cursors[e.track[i]];
             if (cursorRow != r)
