@@ -3,7 +3,6 @@
 #include "../stats/saturating.h"
 
 #include <algorithm>
-#include <limits>
 #include <vector>
 
 namespace spanscope::model {

@@ -264,7 +264,13 @@ inline void NvtxAssembler::listCall(const Call& call, uint32_t index, Call& appe
         return;
     }
     // Out of nesting order: the thread's calls are walked from the rows from now on.
+    unlist(thread);
+}
+
+void NvtxAssembler::unlist(Thread& thread)
+{
     thread.listed = false;
+    thread.cudaCalls = {}; // never read again
 }
 
 void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& thread)
@@ -279,7 +285,7 @@ void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& threa
     size_t at = list.size();
     while (at > 0 && !comesAfter(list[at - 1])) {
         if (list.size() - --at > kMaxCudaReorder) {
-            thread.listed = false; // too far out of order: walked from the rows from now on
+            unlist(thread); // too far out of order: walked from the rows from now on
             return;
         }
     }

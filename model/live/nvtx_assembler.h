@@ -402,6 +402,8 @@ private:
     // whose pushIndex it sets for a push).
     void listCall(const Call& call, uint32_t index, Call& appended);
     void listCudaCall(const Call& call, uint32_t index, Thread& thread);
+    // The thread's calls are walked from the rows from now on (its lists are dropped).
+    void unlist(Thread& thread);
     // Where a snapshot's laying out of the calls puts the listed threads' calls in
     // Capture::nestingOrder (nvtx_assembler_nesting_order.cpp).
     struct NestingLists

@@ -2,11 +2,12 @@
 // API call launched each piece of GPU work by correlation id, against a plain map doing the
 // same by the rule as written; and the GPU time of CPU calls (model/gpu/launch_gpu_time.h)
 // against a sum over every launch, for a live job and for rows not sorted by start.
-#include "support/capture_builder.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/live/launch_table.h"
 #include "model/live/nvtx_assembler.h"
+#include "model/stats/nesting.h"
 #include "model/track.h"
+#include "support/capture_builder.h"
 #include "support/nvtx_feed.h"
 
 #include <QTest>
@@ -180,6 +181,54 @@ private slots:
         deriveLaunchGpuTime(*c);
         const QString difference = gpuTimeDifference(*c);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    }
+
+    // What a damaged or hostile stream can say of CUDA calls: ends before starts, times at
+    // the ends of int64, no correlation id, one id shared by many calls, kernels launched by
+    // nothing, a thread's calls far out of order. The snapshot keeps every call, counts the
+    // clamped ends, and its lists, where it keeps any, nest as the rows do.
+    void hostileCudaCallsAreKeptAndTheListsStayTrue()
+    {
+        using spanscope::protocol::CudaApiKind;
+        NvtxAssembler a;
+        Feed f(a);
+        f.push(100, 10, "step");
+        f.cudaApi(100, 3000, 2000, "cudaLaunchKernel", CudaApiKind::Runtime, 5); // ends before it starts
+        f.cudaApi(100, INT64_MIN, INT64_MAX, "cudaMalloc", CudaApiKind::Runtime, 6);
+        f.cudaApi(100, 4000, 4100, "cudaLaunchKernel", CudaApiKind::Runtime, 0xFFFFFFFF);
+        for (int i = 0; i < 5; ++i)
+            f.cudaApi(100, 5000 + 10 * i, 5005 + 10 * i, "cudaLaunchKernel", CudaApiKind::Runtime, 7);
+        f.cudaApi(100, 6000, 6010, "cudaLaunchKernel", CudaApiKind::Runtime, 0);
+        f.kernel(7000, 7100, 1, 7);
+        f.kernel(7200, 7100, 1, 5);           // ends before it starts
+        f.kernel(INT64_MIN, INT64_MAX, 2, 0xFFFFFFFF);
+        f.kernel(7300, 7400, 1, 0);           // launched by nothing
+        f.kernel(7500, 7600, 1, 123456);      // by a call never seen
+        f.pop(100, 9000);
+        f.push(101, 10, "step");
+        for (int i = 200; i > 0; --i) // far out of order: thread 101 is not listed
+            f.cudaApi(101, 1000 + 20 * i, 1010 + 20 * i, "cudaMemcpy", CudaApiKind::Runtime);
+        f.pop(101, 9000);
+        a.finish();
+        const auto c = a.snapshot();
+        QCOMPARE(c->events.size(), size_t(2 + 9 + 200 + 5));
+        QCOMPARE(a.counts().endsBeforeStart, uint64_t(2));
+        QCOMPARE(c->nestingOrder.tracks.size(), size_t(2)); // thread 100's two lists
+        Capture fromRows = *c, listed = *c;
+        fromRows.nestingOrder = {};
+        QVERIFY(computeNesting(fromRows));
+        QVERIFY(computeNesting(listed));
+        QVERIFY(listed.events.depth == fromRows.events.depth);
+        QVERIFY(listed.rowExclusive == fromRows.rowExclusive);
+        // GPU times are durations or -1, never wrapped; the listed step launched kernels.
+        int64_t stepGpu = -1;
+        for (const RegionRow& row : c->rows)
+            for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+                QVERIFY(c->events.gpu[i] >= -1);
+                if (c->regionName(row.region) == "step")
+                    stepGpu = std::max(stepGpu, c->events.gpu[i]);
+            }
+        QVERIFY(stepGpu > 0);
     }
 
     // Many ids (consecutive and random, colliding in the table), offered in random order.
