@@ -48,15 +48,40 @@ void GpuActivityTable::addCopy(uint32_t event, uint64_t correlation, uint32_t co
     m_copyKind.push_back(uint8_t(kind));
 }
 
-void GpuActivityTable::reserve(size_t activities, size_t kernels, size_t copies)
+void GpuActivityTable::resize(size_t activities, size_t copies)
 {
-    m_event.reserve(activities);
-    m_correlation.reserve(activities);
-    m_context.reserve(activities);
-    m_detail.reserve(activities);
-    m_kernels.reserve(kernels);
+    m_event.resize(activities);
+    m_correlation.resize(activities);
+    m_context.resize(activities);
+    m_detail.resize(activities);
     m_copyBytes.reserve(copies);
     m_copyKind.reserve(copies);
+}
+
+void GpuActivityTable::set(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail)
+{
+    m_event[row] = event;
+    m_correlation[row] = correlation;
+    m_context[row] = context;
+    m_detail[row] = detail;
+}
+
+void GpuActivityTable::setKernel(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t shape)
+{
+    set(row, event, correlation, context, shape < m_kernels.size() ? shape : kNoDetail);
+}
+
+void GpuActivityTable::setCopy(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes,
+                               CopyKind kind)
+{
+    set(row, event, correlation, context, uint32_t(m_copyBytes.size()) | kCopyBit);
+    m_copyBytes.push_back(bytes);
+    m_copyKind.push_back(uint8_t(kind));
+}
+
+void GpuActivityTable::setOther(size_t row, uint32_t event, uint64_t correlation, uint32_t context)
+{
+    set(row, event, correlation, context, kNoDetail);
 }
 
 void GpuActivityTable::addOther(uint32_t event, uint64_t correlation, uint32_t context)

@@ -37,9 +37,17 @@ public:
     void addKernel(uint32_t event, uint64_t correlation, uint32_t context, const KernelLaunchShape& shape);
     void addCopy(uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes, CopyKind kind);
     void addOther(uint32_t event, uint64_t correlation, uint32_t context);
-    // Room for this many activities, kernels and copies in all, when known ahead: the
-    // tables are then filled without regrowing (a live update adds millions of kernels).
-    void reserve(size_t activities, size_t kernels, size_t copies);
+
+    // Filling by row instead, in any order, when the rows' order is known ahead (a live
+    // update places millions of kernels in arrival order, each in its event's row): room
+    // for `activities` rows and `copies` copies, then every row set once. Kernel shapes
+    // are a table of their own, which kernels name by index (a job launches millions of
+    // kernels with a few shapes).
+    void resize(size_t activities, size_t copies);
+    void setKernelShapes(std::vector<KernelLaunchShape> shapes) { m_kernels = std::move(shapes); }
+    void setKernel(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t shape);
+    void setCopy(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes, CopyKind kind);
+    void setOther(size_t row, uint32_t event, uint64_t correlation, uint32_t context);
 
     // Sorts rows by event and maps event indices through `newIndexOf` (old -> new) when
     // given: importers add activities before they lay the events out.
@@ -61,6 +69,7 @@ public:
 
 private:
     void add(uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail);
+    void set(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail);
 
     Column<uint32_t> m_event;
     Column<uint64_t> m_correlation;

@@ -23,6 +23,7 @@
 #include "shared_names.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -283,6 +284,8 @@ private:
     void closeAsync(uint32_t call, int64_t end, uint32_t endThread);
     // Every call enters m_calls here; returns its index.
     uint32_t appendCall(const Call& call);
+    // The row of `shape` in m_kernelShapes, added if new (ingest only).
+    uint32_t kernelShapeIndex(const KernelLaunchShape& shape);
     // Appends an open range starting at `start` (ns); returns its index in m_calls.
     uint32_t addCall(int64_t start, uint32_t message, uint32_t thread, uint32_t domain,
                      uint32_t category, bool async);
@@ -312,6 +315,16 @@ private:
         using is_transparent = void;
         size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
     };
+    // A kernel launch shape as a key: its fields, without the struct's padding.
+    using KernelShapeKey = std::array<uint32_t, 8>;
+    struct KernelShapeHash
+    {
+        size_t operator()(const KernelShapeKey& key) const
+        {
+            return std::hash<std::string_view>{}({reinterpret_cast<const char*>(key.data()), sizeof(key)});
+        }
+    };
+    static constexpr size_t kMaxInternedShapes = size_t(1) << 16;
     struct IngestTables
     {
         std::unordered_map<uint32_t, uint32_t> textOfString; // string id -> m_texts index
@@ -323,6 +336,9 @@ private:
         std::unordered_map<uint64_t, uint32_t> openAsync;        // range id -> call
         std::unordered_map<uint64_t, PendingEnd> pendingEnds;    // ends seen before their start
         std::unordered_map<uint64_t, bool> droppedAsync;         // range ids dropped by the budget
+        // Kernel shapes kept, each once (kernelShapeIndex), and the last one asked for.
+        std::unordered_map<KernelShapeKey, uint32_t, KernelShapeHash> shapeOf;
+        std::optional<std::pair<KernelShapeKey, uint32_t>> lastShape;
     };
     // Owns the tables; a copy has none: a copy of the assembler is frozen (it builds
     // snapshots, it is never fed).

@@ -143,6 +143,31 @@ void NvtxAssembler::onCudaContext(const CudaContextRecord& r)
         m_contextDevice[r.context] = r.device;
 }
 
+uint32_t NvtxAssembler::kernelShapeIndex(const KernelLaunchShape& shape)
+{
+    // A job launches millions of kernels with a few shapes: each distinct shape is kept
+    // once, so that a snapshot copies a few shapes instead of 32 bytes per kernel. A
+    // stream of more distinct shapes than kMaxInternedShapes (hostile, or no two launches
+    // alike) keeps the later ones one per kernel, as before.
+    IngestTables& tables = *m_ingest.operator->();
+    const KernelShapeKey key{shape.grid[0],  shape.grid[1],  shape.grid[2],
+                             shape.block[0], shape.block[1], shape.block[2],
+                             shape.registersPerThread, shape.sharedMemoryBytes};
+    if (tables.lastShape && tables.lastShape->first == key)
+        return tables.lastShape->second;
+    if (const auto found = tables.shapeOf.find(key); found != tables.shapeOf.end()) {
+        tables.lastShape = *found;
+        return found->second;
+    }
+    const auto index = uint32_t(m_kernelShapes.size());
+    m_kernelShapes.push_back(shape);
+    if (tables.shapeOf.size() < kMaxInternedShapes) {
+        tables.shapeOf.emplace(key, index);
+        tables.lastShape = {key, index};
+    }
+    return index;
+}
+
 void NvtxAssembler::onGpuKernel(const GpuKernelRecord& r)
 {
     if (m_finished)
@@ -154,9 +179,7 @@ void NvtxAssembler::onGpuKernel(const GpuKernelRecord& r)
     }
     shape.registersPerThread = uint16_t(std::min<uint32_t>(r.registersPerThread, UINT16_MAX));
     shape.sharedMemoryBytes = r.sharedMemoryBytes;
-    GpuWork work{GpuWorkKind::Kernel, r.device, r.stream, r.context, r.correlation,
-                 uint32_t(m_kernelShapes.size())};
-    m_kernelShapes.push_back(shape);
+    GpuWork work{GpuWorkKind::Kernel, r.device, r.stream, r.context, r.correlation, kernelShapeIndex(shape)};
     const std::string_view name = text(r.nameId);
     addCudaCall(r.startNs, r.endNs,
                 regionOfKind(name.empty() ? std::string_view("(unnamed kernel)") : name, RegionKind::Kernel),
@@ -300,45 +323,54 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         return TrackId{it->second};
     };
     auto& e = c.events;
-    for (size_t row = firstGpuRow; row < c.rows.size(); ++row)
-        for (uint64_t k = c.rows[row].offset; k < c.rows[row].offset + c.rows[row].count; ++k) {
-            const GpuWork& w = m_gpuWork[m_calls[order[k]].gpu];
-            const int64_t stream = w.stream == kNoStream ? -1 : int64_t(w.stream);
-            switch (w.kind) {
-            case GpuWorkKind::Kernel:
-            case GpuWorkKind::Memcpy:
-            case GpuWorkKind::Memset:
-                e.track[k] = gpuTrack(w.device, stream, 0).value;
-                break;
-            case GpuWorkKind::Sync:
-                e.track[k] = gpuTrack(w.device, stream, 1).value;
-                break;
-            case GpuWorkKind::Window:
-                e.track[k] = gpuTrack(w.device, -1, 2).value;
-                break;
-            case GpuWorkKind::Api:
-            case GpuWorkKind::Overhead:
-                e.track[k] = gpuTrack(w.device, -1, 0).value;
-                break;
-            }
+    // GPU work is read in arrival order, never through its events: the calls of the GPU
+    // rows are spread over the call table (48 bytes each), and reading each one's through
+    // the layout cost a cache miss per kernel (a fifth of a CUDA job's update). The work's
+    // events (eventOf, 4 bytes per call) ascend with it nearly everywhere, and its writes go
+    // to a few places per GPU row at a time. Every call of the GPU rows, the last ones, is
+    // some work's, and only those are.
+    const size_t gpuEvents = firstGpuRow < c.rows.size() ? c.rows[firstGpuRow].offset : order.size();
+    auto gpuEventOf = [&](const GpuWork& w) -> std::optional<uint32_t> {
+        const uint32_t event = eventOf[w.call];
+        return event >= gpuEvents ? std::optional<uint32_t>(event) : std::nullopt;
+    };
+    for (const GpuWork& w : m_gpuWork) {
+        const auto event = gpuEventOf(w);
+        if (!event)
+            continue;
+        const int64_t stream = w.stream == kNoStream ? -1 : int64_t(w.stream);
+        switch (w.kind) {
+        case GpuWorkKind::Kernel:
+        case GpuWorkKind::Memcpy:
+        case GpuWorkKind::Memset:
+            e.track[*event] = gpuTrack(w.device, stream, 0).value;
+            break;
+        case GpuWorkKind::Sync:
+            e.track[*event] = gpuTrack(w.device, stream, 1).value;
+            break;
+        case GpuWorkKind::Window:
+            e.track[*event] = gpuTrack(w.device, -1, 2).value;
+            break;
+        case GpuWorkKind::Api:
+        case GpuWorkKind::Overhead:
+            e.track[*event] = gpuTrack(w.device, -1, 0).value;
+            break;
         }
+    }
 
     // Launches: correlation id -> the API call's event; the work it started links back.
     // Only the ids some work or memory event names are looked for.
-    auto launched = [](const GpuWork& w) {
-        return w.correlation != 0
-               && (w.kind == GpuWorkKind::Kernel || w.kind == GpuWorkKind::Memcpy || w.kind == GpuWorkKind::Memset);
+    auto isActivity = [](GpuWorkKind kind) {
+        return kind == GpuWorkKind::Kernel || kind == GpuWorkKind::Memcpy || kind == GpuWorkKind::Memset;
     };
-    size_t wanted = 0, kernels = 0, copies = 0, memsets = 0;
+    auto launched = [&](const GpuWork& w) { return w.correlation != 0 && isActivity(w.kind); };
+    size_t wanted = 0, copies = 0;
     bool windows = false;
     for (const GpuWork& w : m_gpuWork) {
         wanted += launched(w);
-        kernels += w.kind == GpuWorkKind::Kernel;
         copies += w.kind == GpuWorkKind::Memcpy;
-        memsets += w.kind == GpuWorkKind::Memset;
         windows |= w.kind == GpuWorkKind::Window;
     }
-    c.gpuActivities.reserve(kernels + copies + memsets, kernels, copies);
     LaunchTable launchOf(wanted + m_gpuMemory.size());
     for (const GpuWork& w : m_gpuWork)
         if (launched(w))
@@ -351,39 +383,53 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
                 launchOf.offer(w.correlation, eventOf[w.call], w.detail == uint32_t(CudaApiKind::Runtime));
     if (windows)
         e.args.resize(e.size(), ArgsRef::kNone);
-    // Every call of GPU work is in the GPU rows, the last ones: their events, in order.
-    const size_t gpuEvents = firstGpuRow < c.rows.size() ? c.rows[firstGpuRow].offset : order.size();
-    for (size_t k = gpuEvents; k < order.size(); ++k) {
-        const Call& call = m_calls[order[k]];
-        if (call.gpu == kNotCuda)
+    // The activity table is in event order: each activity's row is the number of
+    // activities among the GPU events before it (counted, then placed in arrival order).
+    Column<uint32_t> rowOf(order.size() - gpuEvents + 1);
+    std::fill(rowOf.begin(), rowOf.end(), 0);
+    for (const GpuWork& w : m_gpuWork)
+        if (const auto event = gpuEventOf(w); event && isActivity(w.kind))
+            rowOf[*event - gpuEvents + 1] = 1;
+    for (size_t i = 1; i < rowOf.size(); ++i)
+        rowOf[i] += rowOf[i - 1];
+    c.gpuActivities.resize(rowOf.back(), copies);
+    std::vector<KernelLaunchShape> shapes;
+    shapes.reserve(m_kernelShapes.size());
+    for (const KernelLaunchShape& shape : m_kernelShapes)
+        shapes.push_back(shape);
+    c.gpuActivities.setKernelShapes(std::move(shapes));
+    for (const GpuWork& w : m_gpuWork) {
+        const auto event = gpuEventOf(w);
+        if (!event)
             continue;
-        const GpuWork& w = m_gpuWork[call.gpu];
-        const auto event = uint32_t(k);
+        const size_t row = rowOf[*event - gpuEvents];
         switch (w.kind) {
         case GpuWorkKind::Kernel:
-            c.gpuActivities.addKernel(event, w.correlation, w.context, m_kernelShapes[w.detail]);
+            c.gpuActivities.setKernel(row, *event, w.correlation, w.context, w.detail);
             break;
         case GpuWorkKind::Memcpy:
-            c.gpuActivities.addCopy(event, w.correlation, w.context, m_copies[w.detail].first, m_copies[w.detail].second);
+            c.gpuActivities.setCopy(row, *event, w.correlation, w.context, m_copies[w.detail].first,
+                                    m_copies[w.detail].second);
             break;
         case GpuWorkKind::Memset:
-            c.gpuActivities.addOther(event, w.correlation, w.context);
+            c.gpuActivities.setOther(row, *event, w.correlation, w.context);
             break;
         case GpuWorkKind::Window: {
             const auto [hostStart, hostEnd] = m_windowHostTimes[w.detail];
-            e.args[k] = c.args
-                            .append("{\"host_start_ns\": " + std::to_string(hostStart) + ", \"host_end_ns\": "
-                                    + std::to_string(hostEnd) + ", \"host_ns\": "
-                                    + std::to_string(subtractSaturating(hostEnd, hostStart)) + ", \"device_ns\": "
-                                    + std::to_string(subtractSaturating(call.end, call.start)) + "}")
-                            .packed;
+            const Call& call = m_calls[w.call];
+            e.args[*event] = c.args
+                                 .append("{\"host_start_ns\": " + std::to_string(hostStart) + ", \"host_end_ns\": "
+                                         + std::to_string(hostEnd) + ", \"host_ns\": "
+                                         + std::to_string(subtractSaturating(hostEnd, hostStart)) + ", \"device_ns\": "
+                                         + std::to_string(subtractSaturating(call.end, call.start)) + "}")
+                                 .packed;
             continue;
         }
         default:
             continue;
         }
         if (const uint32_t launch = launchOf.find(w.correlation); launch != LaunchTable::kNone)
-            c.flows.add(launch, event, FlowKind::Launch);
+            c.flows.add(launch, *event, FlowKind::Launch);
     }
     c.gpuActivities.finish();
     c.flows.finish();
