@@ -166,6 +166,9 @@ public:
     // Up to this many threads (GPU work counting as one), a row is laid out by merging its
     // threads' runs; beyond, by sorting it.
     static constexpr size_t kMaxMergedThreads = 64;
+    // Distinct kernel launch shapes kept once each; kernels of any further shape keep
+    // their own (32 bytes each).
+    static constexpr size_t kMaxInternedShapes = size_t(1) << 16;
 
 private:
     // What a call of CUDA activity is, besides its time, region and thread.
@@ -324,7 +327,6 @@ private:
             return std::hash<std::string_view>{}({reinterpret_cast<const char*>(key.data()), sizeof(key)});
         }
     };
-    static constexpr size_t kMaxInternedShapes = size_t(1) << 16;
     struct IngestTables
     {
         std::unordered_map<uint32_t, uint32_t> textOfString; // string id -> m_texts index

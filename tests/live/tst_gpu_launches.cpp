@@ -11,7 +11,9 @@
 #include "support/nvtx_feed.h"
 
 #include <QTest>
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -53,6 +55,76 @@ QString gpuTimeDifference(const Capture& c)
                     .arg(e.gpu[i])
                     .arg(expected);
         }
+    return {};
+}
+
+
+// What a live job's GPU records said, by their start (each record here starts at a time of
+// its own), and the start of the runtime call that launched each correlation id.
+struct RecordedGpuWork
+{
+    struct Work
+    {
+        char kind; // 'k'ernel, 'c'opy, 'm'emset, 's'ync
+        uint32_t correlation;
+        int32_t grid, block; // kernels
+        uint64_t bytes; // copies and memsets
+    };
+    std::map<int64_t, Work> byStart;
+    std::map<uint32_t, int64_t> launchStart; // correlation -> its runtime call's start
+};
+
+// Empty when the capture's activity table holds exactly the kernels, copies and memsets
+// recorded (syncs not), in event order, each with its record's correlation, shape or bytes,
+// and a Launch flow from its runtime call where one was recorded; else the first
+// difference.
+QString activityDifference(const Capture& c, const RecordedGpuWork& recorded)
+{
+    const auto& table = c.gpuActivities;
+    const auto& e = c.events;
+    size_t activities = 0, launched = 0;
+    for (const auto& [start, work] : recorded.byStart) {
+        activities += work.kind != 's';
+        launched += work.kind != 's' && recorded.launchStart.count(work.correlation);
+    }
+    if (table.size() != activities)
+        return QString("%1 activities, %2 recorded").arg(table.size()).arg(activities);
+    for (size_t row = 0; row < table.size(); ++row) {
+        const uint32_t event = table.event(row);
+        if (event >= e.size())
+            return QString("row %1: event %2 of %3").arg(row).arg(event).arg(e.size());
+        if (row > 0 && table.event(row - 1) >= event)
+            return QString("row %1 out of event order").arg(row);
+        if (table.rowOf(event) != int64_t(row))
+            return QString("rowOf(%1) is not %2").arg(event).arg(row);
+        const auto it = recorded.byStart.find(e.start[event]);
+        if (it == recorded.byStart.end() || it->second.kind == 's')
+            return QString("row %1 (event %2, start %3) was not recorded as work").arg(row).arg(event).arg(e.start[event]);
+        const RecordedGpuWork::Work& work = it->second;
+        if (table.correlation(row) != work.correlation)
+            return QString("row %1: correlation %2, recorded %3").arg(row).arg(table.correlation(row)).arg(work.correlation);
+        const auto shape = table.kernelShape(row);
+        const auto bytes = table.copyBytes(row);
+        const bool same = work.kind == 'k'   ? shape && !bytes && int32_t(shape->grid[0]) == work.grid && int32_t(shape->block[0]) == work.block
+                          : work.kind == 'c' ? !shape && bytes && *bytes == work.bytes
+                                                   && table.copyKind(row) == CopyKind::DeviceToHost
+                                             : !shape && !bytes;
+        if (!same)
+            return QString("row %1 (%2 at %3): its shape or bytes are not the record's").arg(row).arg(work.kind).arg(it->first);
+    }
+    size_t flows = 0;
+    for (size_t f = 0; f < c.flows.size(); ++f) {
+        if (c.flows.kind(f) != FlowKind::Launch)
+            continue;
+        ++flows;
+        const auto work = recorded.byStart.find(e.start[c.flows.to(f)]);
+        const auto launch = work == recorded.byStart.end() ? recorded.launchStart.end()
+                                                           : recorded.launchStart.find(work->second.correlation);
+        if (launch == recorded.launchStart.end() || e.start[c.flows.from(f)] != launch->second)
+            return QString("flow %1 does not come from the runtime call of its work's id").arg(f);
+    }
+    if (flows != launched)
+        return QString("%1 launch flows, %2 launched work recorded").arg(flows).arg(launched);
     return {};
 }
 
@@ -229,6 +301,100 @@ private slots:
                     stepGpu = std::max(stepGpu, c->events.gpu[i]);
             }
         QVERIFY(stepGpu > 0);
+    }
+
+    // A live job's kernels (five names, a few shapes and some of their own), copies,
+    // memsets and syncs on three streams, reported out of order in blocks as CUPTI flushes
+    // them: every snapshot's activity table holds each with what its record said, in event
+    // order, laid out afresh or from the last snapshot's layout.
+    void gpuActivitiesAreWhatWasRecorded()
+    {
+        using spanscope::protocol::CudaApiKind;
+        std::mt19937 random(5);
+        NvtxAssembler a;
+        Feed f(a);
+        RecordedGpuWork recorded;
+        NvtxAssembler::LayoutMemo memo;
+        uint32_t correlation = 0;
+        int64_t t = 1000;
+        for (int round = 0; round < 5; ++round) {
+            std::vector<std::function<void()>> gpu; // the round's GPU records, fed at its end
+            for (int step = 0; step < 40; ++step) {
+                const uint32_t tid = 100 + uint32_t(step % 3);
+                f.push(tid, t, "step");
+                for (int call = 0; call < 4; ++call) {
+                    const int64_t start = t + 10 + 100 * call;
+                    const uint32_t id = ++correlation;
+                    f.cudaApi(tid, start + 1, start + 5, "cuLaunchKernel", CudaApiKind::Driver, id);
+                    f.cudaApi(tid, start, start + 8, "cudaLaunchKernel", CudaApiKind::Runtime, id);
+                    recorded.launchStart[id] = start;
+                    const int64_t at = 10'000'000 + int64_t(id) * 1000; // a start of its own
+                    const auto stream = uint32_t(1 + random() % 3);
+                    switch (random() % 5) {
+                    case 0: case 1: {
+                        // A few shapes alike in all but one field, and some of their own.
+                        const int32_t grid = random() % 4 == 0 ? int32_t(1000 + id) : int32_t(1 + random() % 3);
+                        const auto block = int32_t(32 << (random() % 3));
+                        const std::string name = "k" + std::to_string(random() % 5);
+                        recorded.byStart[at] = {'k', id, grid, block, 0};
+                        gpu.push_back([&f, at, stream, id, name, grid, block] {
+                            f.kernel(at, at + 500, stream, id, name, grid, block);
+                        });
+                        break;
+                    }
+                    case 2: {
+                        const uint64_t bytes = 1 + random() % 100000;
+                        recorded.byStart[at] = {'c', id, 0, 0, bytes};
+                        gpu.push_back([&f, at, stream, id, bytes] { f.copy(at, at + 300, stream, id, bytes); });
+                        break;
+                    }
+                    case 3: {
+                        const uint64_t bytes = 1 + random() % 100000;
+                        recorded.byStart[at] = {'m', id, 0, 0, bytes};
+                        gpu.push_back([&f, at, stream, id, bytes] { f.memset(at, at + 200, stream, id, bytes); });
+                        break;
+                    }
+                    default:
+                        recorded.byStart[at] = {'s', id, 0, 0, 0};
+                        gpu.push_back([&f, at, stream, id] { f.sync(at, at + 100, stream, id); });
+                        break;
+                    }
+                }
+                f.pop(tid, t + 500);
+                t += 1000;
+            }
+            // Work launched by nothing the job recorded.
+            const int64_t orphan = 10'000'000 + int64_t(correlation + 1'000'000) * 1000 + round;
+            recorded.byStart[orphan] = {'k', 0, 2, 1, 0};
+            gpu.push_back([&f, orphan] { f.kernel(orphan, orphan + 10, 2, 0, "k0", 2); });
+            for (size_t block = 0; block < gpu.size(); block += 16) // each block in reverse
+                std::reverse(gpu.begin() + std::ptrdiff_t(block), gpu.begin() + std::ptrdiff_t(std::min(gpu.size(), block + 16)));
+            for (const auto& record : gpu)
+                record();
+            const QString kept = activityDifference(*a.snapshot(&memo), recorded);
+            QVERIFY2(kept.isEmpty(), qPrintable(QString("round %1, from the last layout: %2").arg(round).arg(kept)));
+            const QString afresh = activityDifference(*a.snapshot(), recorded);
+            QVERIFY2(afresh.isEmpty(), qPrintable(QString("round %1, afresh: %2").arg(round).arg(afresh)));
+        }
+    }
+
+    // More distinct kernel shapes than the assembler keeps once each: every kernel still
+    // has its own, those kept once and those past the limit alike.
+    void kernelsPastTheSharedShapesKeepTheirOwn()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        RecordedGpuWork recorded;
+        const auto distinct = int32_t(NvtxAssembler::kMaxInternedShapes + 500);
+        for (int32_t i = 0; i < distinct + 1000; ++i) {
+            const int32_t grid = i < distinct ? i + 1 : 1 + (i * 7919) % distinct; // then repeats
+            const int64_t at = 1000 + int64_t(i) * 10;
+            recorded.byStart[at] = {'k', 0, grid, 1, 0};
+            f.kernel(at, at + 5, 1, 0, "k", grid);
+        }
+        a.finish();
+        const QString difference = activityDifference(*a.snapshot(), recorded);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
 
     // Many ids (consecutive and random, colliding in the table), offered in random order.

@@ -135,9 +135,10 @@ public:
         r.api = uint32_t(api);
         m_a.onCudaApi(r);
     }
-    // A kernel on device 0, ns on CLOCK_MONOTONIC.
+    // A kernel on device 0, ns on CLOCK_MONOTONIC; `grid` blocks of `block` threads in x
+    // (1 in y and z).
     void kernel(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation,
-                const std::string& name = "kernel")
+                const std::string& name = "kernel", int32_t grid = 1, int32_t block = 1)
     {
         GpuKernelRecord r{};
         r.startNs = startNs;
@@ -145,7 +146,41 @@ public:
         r.stream = stream;
         r.correlation = correlation;
         r.nameId = str(name);
+        r.grid[0] = grid;
+        r.block[0] = block;
+        r.grid[1] = r.grid[2] = r.block[1] = r.block[2] = 1;
         m_a.onGpuKernel(r);
+    }
+    // A copy (device to host) or memset on device 0, ns on CLOCK_MONOTONIC.
+    void copy(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation, uint64_t bytes)
+    {
+        GpuMemcpyRecord r{};
+        r.startNs = startNs;
+        r.endNs = endNs;
+        r.stream = stream;
+        r.correlation = correlation;
+        r.copyKind = uint8_t(CopyDirection::DeviceToHost);
+        r.bytes = bytes;
+        m_a.onGpuMemcpy(r);
+    }
+    void memset(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation, uint64_t bytes)
+    {
+        GpuMemsetRecord r{};
+        r.startNs = startNs;
+        r.endNs = endNs;
+        r.stream = stream;
+        r.correlation = correlation;
+        r.bytes = bytes;
+        m_a.onGpuMemset(r);
+    }
+    void sync(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation)
+    {
+        CudaSyncRecord r{};
+        r.startNs = startNs;
+        r.endNs = endNs;
+        r.stream = stream;
+        r.correlation = correlation;
+        m_a.onCudaSync(r);
     }
     void threadName(uint32_t tid, const std::string& name)
     {
