@@ -3,7 +3,9 @@
 // (NvtxAssembler::addGpuTables). Only the ids some work names are kept (want()), then the
 // API calls are offered; a CUDA job makes millions of API calls, and a hash map with a node
 // per call cost more than the rest of the snapshot's GPU tables. Open addressing, 12 bytes
-// per slot, at least twice the slots of the ids wanted. One thread.
+// per slot, a third more slots than ids wanted. One thread.
+
+#include "../column.h"
 
 #include <algorithm>
 #include <bit>
@@ -18,8 +20,10 @@ class LaunchTable
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
 
-    // Room for up to `wanted` ids.
-    explicit LaunchTable(size_t wanted) : m_capacity(std::bit_ceil(std::max<size_t>(16, 2 * wanted))) {}
+    // Room for up to `wanted` ids. At most 3/4 of the slots are ever used: the ids of a
+    // job are consecutive and go to consecutive slots, so a full table probes little, and
+    // at millions of kernels every slot more is 12 bytes of memory made afresh per update.
+    explicit LaunchTable(size_t wanted) : m_capacity(std::bit_ceil(std::max<size_t>(16, wanted + wanted / 3 + 1))) {}
 
     bool empty() const { return m_used == 0; }
 
@@ -29,7 +33,9 @@ public:
         if (correlation == 0)
             return;
         if (m_slots.empty())
-            m_slots.resize(m_capacity);
+            m_slots.resize(m_capacity, Slot{});
+        if (m_used == m_capacity - 1)
+            return; // more ids than the table was made for: never full, so lookups end
         Slot& slot = slotOf(correlation);
         if (slot.correlation == 0) {
             slot.correlation = correlation;
@@ -91,7 +97,7 @@ private:
     size_t m_capacity; // a power of 2
     int m_bits = std::countr_zero(m_capacity);
     size_t m_used = 0;
-    std::vector<Slot> m_slots; // allocated by the first want()
+    Column<Slot> m_slots; // allocated by the first want(); huge pages (column.h)
 };
 
 } // namespace spanscope::model::live
