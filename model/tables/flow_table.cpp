@@ -35,19 +35,32 @@ void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
             m_from[i] = (*newIndexOf)[m_from[i]];
             m_to[i] = (*newIndexOf)[m_to[i]];
         }
-    const auto order = sortedOrder(n, [&](uint32_t a, uint32_t b) {
-        return m_from[a] != m_from[b] ? m_from[a] < m_from[b] : m_to[a] < m_to[b];
-    });
-    permute(m_from, order);
-    permute(m_to, order);
-    permute(m_kind, order);
+    // Sorted by (from, to), ties in the order added; then the rows by `to`, ties by row.
+    // Each sort runs over keys made once (a CUDA job's live update sorts millions of launch
+    // flows: comparisons that read the columns through row numbers missed the cache).
+    Column<std::pair<uint64_t, uint32_t>> keyed(n);
+    for (size_t i = 0; i < n; ++i)
+        keyed[i] = {(uint64_t(m_from[i]) << 32) | m_to[i], uint32_t(i)};
+    if (!std::is_sorted(keyed.begin(), keyed.end())) {
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<uint32_t> order(n);
+        for (size_t i = 0; i < n; ++i)
+            order[i] = keyed[i].second;
+        permute(m_from, order);
+        permute(m_to, order);
+        permute(m_kind, order);
+    }
     m_from.shrink_to_fit(); // grown by push_back: give back what doubling reserved
     m_to.shrink_to_fit();
     m_kind.shrink_to_fit();
+    Column<uint64_t> byTo(n); // (to, row)
+    for (size_t i = 0; i < n; ++i)
+        byTo[i] = (uint64_t(m_to[i]) << 32) | i;
+    if (!std::is_sorted(byTo.begin(), byTo.end()))
+        std::sort(byTo.begin(), byTo.end());
     m_byTo.resize(n);
-    std::iota(m_byTo.begin(), m_byTo.end(), 0u);
-    std::stable_sort(m_byTo.begin(), m_byTo.end(),
-                     [&](uint32_t a, uint32_t b) { return m_to[a] < m_to[b]; });
+    for (size_t i = 0; i < n; ++i)
+        m_byTo[i] = uint32_t(byTo[i]);
 }
 
 std::vector<size_t> FlowTable::outgoing(uint32_t event) const
