@@ -1,7 +1,5 @@
 #include "flow_table.h"
 
-#include "permutation.h"
-
 #include <algorithm>
 #include <numeric>
 
@@ -43,12 +41,12 @@ void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
         keyed[i] = {(uint64_t(m_from[i]) << 32) | m_to[i], uint32_t(i)};
     if (!std::is_sorted(keyed.begin(), keyed.end())) {
         std::sort(keyed.begin(), keyed.end());
-        std::vector<uint32_t> order(n);
-        for (size_t i = 0; i < n; ++i)
-            order[i] = keyed[i].second;
-        permute(m_from, order);
-        permute(m_to, order);
-        permute(m_kind, order);
+        const Column<uint8_t> kind = m_kind;
+        for (size_t i = 0; i < n; ++i) {
+            m_from[i] = uint32_t(keyed[i].first >> 32);
+            m_to[i] = uint32_t(keyed[i].first);
+            m_kind[i] = kind[keyed[i].second];
+        }
     }
     m_from.shrink_to_fit(); // grown by push_back: give back what doubling reserved
     m_to.shrink_to_fit();

@@ -9,7 +9,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <random>
 
 using namespace spanscope;
@@ -506,6 +508,100 @@ kernel 0 30 60 thread=2
         QCOMPARE(model::buildDrawList(*capture, *index, v).flows.size(), size_t(1));
         QCOMPARE(index->stackOf(*capture, 1), (std::vector<uint32_t>{0, 1}));
         QCOMPARE(index->stackOf(*capture, 2), (std::vector<uint32_t>{2}));
+    }
+
+    // Flows added in any order (repeats, three kinds) come out sorted by (from, to), ties in
+    // the order added, and are found from either end; also through a new event numbering.
+    void flowTableIsSortedAndFollowedBothWays()
+    {
+        std::mt19937 random(17);
+        for (const bool renumbered : {false, true}) {
+            struct Added
+            {
+                uint32_t from, to;
+                model::FlowKind kind;
+            };
+            std::vector<Added> added;
+            std::vector<uint32_t> newIndexOf(300);
+            std::iota(newIndexOf.begin(), newIndexOf.end(), 0u);
+            if (renumbered)
+                std::shuffle(newIndexOf.begin(), newIndexOf.end(), random);
+            model::FlowTable table;
+            for (int i = 0; i < 3000; ++i) {
+                const Added a{uint32_t(random() % 300), uint32_t(random() % 300), model::FlowKind(random() % 3)};
+                added.push_back(a);
+                table.add(a.from, a.to, a.kind);
+            }
+            table.finish(renumbered ? &newIndexOf : nullptr);
+            for (Added& a : added)
+                a.from = newIndexOf[a.from], a.to = newIndexOf[a.to];
+            std::stable_sort(added.begin(), added.end(), [](const Added& a, const Added& b) {
+                return a.from != b.from ? a.from < b.from : a.to < b.to;
+            });
+            QCOMPARE(table.size(), added.size());
+            for (size_t row = 0; row < added.size(); ++row) {
+                QCOMPARE(table.from(row), added[row].from);
+                QCOMPARE(table.to(row), added[row].to);
+                QCOMPARE(int(table.kind(row)), int(added[row].kind));
+            }
+            for (uint32_t event = 0; event < 300; ++event) {
+                std::vector<size_t> out, in;
+                for (size_t row = 0; row < added.size(); ++row) {
+                    if (added[row].from == event)
+                        out.push_back(row);
+                    if (added[row].to == event)
+                        in.push_back(row);
+                }
+                QCOMPARE(table.outgoing(event), out);
+                QCOMPARE(table.incoming(event), in);
+            }
+        }
+    }
+
+    // The flows in a time window: each flow whose start end lies in it, then each whose
+    // other end does (and not its start), each part by the time of that end.
+    void flowsInAWindowAreThoseWithAnEndInIt()
+    {
+        std::mt19937 random(23);
+        std::string text;
+        for (int i = 0; i < 400; ++i) {
+            const int start = int(random() % 100000);
+            text += "r" + std::to_string(i % 7) + " 0 " + std::to_string(start) + " " + std::to_string(start + 50)
+                    + " thread=" + std::to_string(i % 3) + "\n";
+        }
+        auto capture = buildCapture(text);
+        model::computeNesting(*capture);
+        for (int i = 0; i < 1500; ++i)
+            capture->flows.add(uint32_t(random() % 400), uint32_t(random() % 400), model::FlowKind::Launch);
+        capture->flows.finish();
+        const auto index = model::TimelineIndex::build(*capture);
+        const auto& start = capture->events.start;
+        const auto& flows = capture->flows;
+        for (int window = 0; window < 50; ++window) {
+            const int64_t t0 = int64_t(random() % 100000), t1 = t0 + int64_t(random() % 30000);
+            bool truncated = true;
+            const auto found = index->flowsIn(*capture, t0, t1, SIZE_MAX, truncated);
+            QVERIFY(!truncated);
+            auto in = [&](uint32_t event) { return start[event] >= t0 && start[event] < t1; };
+            std::vector<uint32_t> byFrom, byTo;
+            for (uint32_t f = 0; f < flows.size(); ++f) {
+                if (in(flows.from(f)))
+                    byFrom.push_back(f);
+                else if (in(flows.to(f)))
+                    byTo.push_back(f);
+            }
+            QCOMPARE(found.size(), byFrom.size() + byTo.size());
+            std::vector<uint32_t> firstPart(found.begin(), found.begin() + std::ptrdiff_t(byFrom.size()));
+            std::vector<uint32_t> secondPart(found.begin() + std::ptrdiff_t(byFrom.size()), found.end());
+            for (size_t k = 1; k < firstPart.size(); ++k)
+                QVERIFY(start[flows.from(firstPart[k - 1])] <= start[flows.from(firstPart[k])]);
+            for (size_t k = 1; k < secondPart.size(); ++k)
+                QVERIFY(start[flows.to(secondPart[k - 1])] <= start[flows.to(secondPart[k])]);
+            std::sort(firstPart.begin(), firstPart.end());
+            std::sort(secondPart.begin(), secondPart.end());
+            QCOMPARE(firstPart, byFrom);
+            QCOMPARE(secondPart, byTo);
+        }
     }
 
     // 4 (index) + 8 (busy prefix) + 1/8 (sampled starts) + LOD bytes per call.
