@@ -186,7 +186,10 @@ struct NvtxTables
     std::vector<NvtxDomain> domains;
     std::vector<NvtxCategory> categories;
     std::vector<NvtxMark> marks;
-    // Per call (same length as the event columns) or empty.
+    // Per call (same length as the event columns), or empty where every call is in the
+    // default domain (0) / has no category (0): a live snapshot leaves them out then (4
+    // bytes per call each, written afresh per update). Read them through domainOf() and
+    // categoryOf().
     Column<uint32_t> callDomains, callCategories;
     // Calls still open when the stream ended (or at the snapshot), closed at the last
     // timestamp by the assembler; ascending event indices.
@@ -197,6 +200,11 @@ struct NvtxTables
     // The thread that ended `event`, if it was not the one that started it; -1 otherwise.
     // O(log n).
     int64_t endThreadOf(uint64_t event) const;
+
+    uint32_t domainOf(uint64_t event) const { return event < callDomains.size() ? callDomains[event] : 0; }
+    uint32_t categoryOf(uint64_t event) const { return event < callCategories.size() ? callCategories[event] : 0; }
+    // The capture's calls are NVTX ranges (a live capture, or a file spanscope saved).
+    bool ranges() const { return !domains.empty() || !callDomains.empty(); }
 
     bool empty() const { return domains.empty() && marks.empty() && callDomains.empty(); }
 };

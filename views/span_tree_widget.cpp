@@ -106,7 +106,7 @@ void SpanTreeWidget::fillFilters()
     const QSignalBlocker domainBlocker(m_domains), categoryBlocker(m_categories);
     m_domains->clear();
     m_categories->clear();
-    const bool nvtx = m_capture && !m_capture->nvtx.callDomains.empty();
+    const bool nvtx = m_capture && m_capture->nvtx.ranges();
     m_domains->setVisible(nvtx);
     m_categories->setVisible(nvtx);
     if (!nvtx)

@@ -308,6 +308,7 @@ uint32_t NvtxAssembler::appendCall(const Call& call)
     if (!m_callAllocations.empty())
         m_callAllocations.push_back({});
     m_callDomains[call.domain] |= call.async;
+    m_sawCategory |= call.category != 0;
     auto& perRegion = call.thread == kNoThread ? m_gpuCallsOfRegion : m_cpuCallsOfRegion;
     while (perRegion.size() <= call.region)
         perRegion.push_back(0);

@@ -481,6 +481,7 @@ private:
     // largest heap in use they showed; the heap in use over time; counts per (dense thread,
     // region or -1) with `track` unset; large allocations and their frees.
     bool m_sawAllocations = false, m_sawAllocSpans = false;
+    bool m_sawCategory = false; // a call with an NVTX category (else no per-call column)
     protocol::AllocTotalsRecord m_allocTotals{};
     int64_t m_peakLiveBytes = 0;
     SharedChunks<std::pair<int64_t, int64_t>> m_heapInUse; // (ns, bytes)

@@ -149,21 +149,22 @@ uint32_t NvtxAssembler::kernelShapeIndex(const KernelLaunchShape& shape)
     // once, so that a snapshot copies a few shapes instead of 32 bytes per kernel. A
     // stream of more distinct shapes than kMaxInternedShapes (hostile, or no two launches
     // alike) keeps the later ones one per kernel, as before.
-    IngestTables& tables = *m_ingest.operator->();
+    auto& shapeOf = m_ingest->shapeOf;
+    auto& last = m_ingest->lastShape;
     const KernelShapeKey key{shape.grid[0],  shape.grid[1],  shape.grid[2],
                              shape.block[0], shape.block[1], shape.block[2],
                              shape.registersPerThread, shape.sharedMemoryBytes};
-    if (tables.lastShape && tables.lastShape->first == key)
-        return tables.lastShape->second;
-    if (const auto found = tables.shapeOf.find(key); found != tables.shapeOf.end()) {
-        tables.lastShape = *found;
+    if (last && last->first == key)
+        return last->second;
+    if (const auto found = shapeOf.find(key); found != shapeOf.end()) {
+        last = *found;
         return found->second;
     }
     const auto index = uint32_t(m_kernelShapes.size());
     m_kernelShapes.push_back(shape);
-    if (tables.shapeOf.size() < kMaxInternedShapes) {
-        tables.shapeOf.emplace(key, index);
-        tables.lastShape = {key, index};
+    if (shapeOf.size() < kMaxInternedShapes) {
+        shapeOf.emplace(key, index);
+        last = {key, index};
     }
     return index;
 }

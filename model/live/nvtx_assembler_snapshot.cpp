@@ -143,8 +143,13 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // which an absent column says for 8 bytes less per call and snapshot.
     if (!taskOfCall.empty())
         e.taskIds.resize(n);
-    c.nvtx.callDomains.resize(n);
-    c.nvtx.callCategories.resize(n);
+    // The NVTX per-call columns only where some call is not in the default domain or has
+    // a category (NvtxTables: empty means 0 for every call).
+    const bool perCallDomains = m_callDomains.size() > 1 || (m_callDomains.size() == 1 && m_callDomains.begin()->first != 0);
+    if (perCallDomains)
+        c.nvtx.callDomains.resize(n);
+    if (m_sawCategory)
+        c.nvtx.callCategories.resize(n);
     if (m_sawAllocations) {
         e.allocCounts.resize(n);
         e.allocBytes.resize(n);
@@ -182,8 +187,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
             if (!taskOfCall.empty())
                 e.taskIds[k] = taskOfCall[i];
-            c.nvtx.callDomains[k] = call.domain;
-            c.nvtx.callCategories[k] = call.category;
+            if (perCallDomains)
+                c.nvtx.callDomains[k] = call.domain;
+            if (m_sawCategory)
+                c.nvtx.callCategories[k] = call.category;
             // Start/end ranges are not a thread's: nothing is attributed to them.
             if (m_sawAllocations || m_sawAllocSpans) {
                 const CallAllocations counted = allocationsOf(i);

@@ -274,10 +274,9 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
             c.tasks.push_back(task);
         }
 
-        const bool perCall = p.nvtx.callDomains.size() == n;
         for (size_t i = 0; i < n; ++i) {
-            c.nvtx.callDomains.push_back(perCall ? domain(p.nvtx.callDomains[i]) : 0);
-            c.nvtx.callCategories.push_back(perCall ? p.nvtx.callCategories[i] : 0);
+            c.nvtx.callDomains.push_back(domain(p.nvtx.domainOf(i)));
+            c.nvtx.callCategories.push_back(p.nvtx.categoryOf(i));
         }
         for (const uint64_t e : p.nvtx.closedAtEnd)
             c.nvtx.closedAtEnd.push_back(base + e);

@@ -13,8 +13,8 @@ namespace spanscope::model {
 bool SpanTreeFilter::passes(const Capture& capture, uint32_t event) const
 {
     const auto& nvtx = capture.nvtx;
-    const uint32_t domain = event < nvtx.callDomains.size() ? nvtx.callDomains[event] : 0;
-    const uint32_t category = event < nvtx.callCategories.size() ? nvtx.callCategories[event] : 0;
+    const uint32_t domain = nvtx.domainOf(event);
+    const uint32_t category = nvtx.categoryOf(event);
     if (domains && !domains->count(domain))
         return false;
     if (categories && !categories->count({domain, category}))

@@ -44,6 +44,42 @@ class TestNvtxAssembler : public QObject
     Q_OBJECT
 
 private slots:
+    // The NVTX per-call columns are left out while every call is in the default domain
+    // and has no category (4 bytes per call each, made afresh per update), and come back
+    // once one is not; a call's domain and category read the same either way.
+    void perCallColumnsOnlyWhereSomeCallDiffers()
+    {
+        NvtxAssembler a;
+        Feed f(a);
+        f.push(10, 0, "outer");
+        f.push(10, 10, "inner");
+        f.pop(10, 20);
+        f.pop(10, 30);
+        auto c = a.snapshot();
+        QVERIFY(c->nvtx.ranges());
+        QVERIFY(c->nvtx.callDomains.empty());
+        QVERIFY(c->nvtx.callCategories.empty());
+        for (uint64_t e = 0; e < c->events.size(); ++e) {
+            QCOMPARE(c->nvtx.domainOf(e), 0u);
+            QCOMPARE(c->nvtx.categoryOf(e), 0u);
+        }
+        f.push(11, 40, "tagged", 0, 3);
+        f.pop(11, 50);
+        c = a.snapshot();
+        QVERIFY(c->nvtx.callDomains.empty());
+        QCOMPARE(c->nvtx.callCategories.size(), c->events.size());
+        QCOMPARE(c->nvtx.categoryOf(uint64_t(firstEventOf(*c, "tagged"))), 3u);
+        QCOMPARE(c->nvtx.categoryOf(uint64_t(firstEventOf(*c, "outer"))), 0u);
+        f.domain(5, "lib");
+        f.push(11, 60, "libwork", 5);
+        f.pop(11, 70, 5);
+        c = a.snapshot();
+        QCOMPARE(c->nvtx.callDomains.size(), c->events.size());
+        QCOMPARE(c->nvtx.domainOf(uint64_t(firstEventOf(*c, "libwork"))), 5u);
+        QCOMPARE(c->nvtx.domainOf(uint64_t(firstEventOf(*c, "inner"))), 0u);
+        QCOMPARE(c->nvtx.categoryOf(uint64_t(firstEventOf(*c, "tagged"))), 3u);
+    }
+
     void nestingPerThreadAndDomain()
     {
         NvtxAssembler a;

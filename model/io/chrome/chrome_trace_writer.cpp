@@ -134,7 +134,7 @@ std::string Exporter::category(uint32_t region) const
     }
     if (region < m_regionLaunches.size() && m_regionLaunches[region])
         return "cuda_runtime";
-    return m_c.nvtx.callDomains.empty() ? "region" : "nvtx";
+    return m_c.nvtx.ranges() ? "nvtx" : "region";
 }
 
 std::string Exporter::argsOf(uint32_t event, uint32_t region) const
@@ -155,9 +155,9 @@ std::string Exporter::argsOf(uint32_t event, uint32_t region) const
         add("spanscope.gpu_ns", std::to_string(e.gpu[event]));
     if (e.hasAwait() && e.awaitNs[event] != 0)
         add("spanscope.await_ns", std::to_string(e.awaitNs[event]));
-    if (!m_c.nvtx.callDomains.empty() && event < m_c.nvtx.callDomains.size()) {
-        add("domain", std::to_string(m_c.nvtx.callDomains[event]));
-        add("category", std::to_string(m_c.nvtx.callCategories[event]));
+    if (m_c.nvtx.ranges()) {
+        add("domain", std::to_string(m_c.nvtx.domainOf(event)));
+        add("category", std::to_string(m_c.nvtx.categoryOf(event)));
     }
     if (event < m_launchCorrelation.size() && m_launchCorrelation[event])
         add("correlation", std::to_string(m_launchCorrelation[event]));
