@@ -145,7 +145,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         e.taskIds.resize(n);
     // The NVTX per-call columns only where some call is not in the default domain or has
     // a category (NvtxTables: empty means 0 for every call).
-    const bool perCallDomains = m_callDomains.size() > 1 || (m_callDomains.size() == 1 && m_callDomains.begin()->first != 0);
+    const bool perCallDomains =
+        m_callDomains.size() > 1 || (m_callDomains.size() == 1 && m_callDomains.begin()->first != 0);
     if (perCallDomains)
         c.nvtx.callDomains.resize(n);
     if (m_sawCategory)
