@@ -335,6 +335,11 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         const uint32_t event = eventOf[w.call];
         return event >= gpuEvents ? std::optional<uint32_t>(event) : std::nullopt;
     };
+    // The activity table is in event order: each activity's row is the number of
+    // activities among the GPU events before it. This pass flags them (rowOf[event + 1],
+    // relative to the first GPU event); summed below, then rows are placed in arrival order.
+    Column<uint32_t> rowOf(order.size() - gpuEvents + 1);
+    std::fill(rowOf.begin(), rowOf.end(), 0);
     for (const GpuWork& w : m_gpuWork) {
         const auto event = gpuEventOf(w);
         if (!event)
@@ -345,6 +350,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         case GpuWorkKind::Memcpy:
         case GpuWorkKind::Memset:
             e.track[*event] = gpuTrack(w.device, stream, 0).value;
+            rowOf[*event - gpuEvents + 1] = 1;
             break;
         case GpuWorkKind::Sync:
             e.track[*event] = gpuTrack(w.device, stream, 1).value;
@@ -384,13 +390,6 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
                 launchOf.offer(w.correlation, eventOf[w.call], w.detail == uint32_t(CudaApiKind::Runtime));
     if (windows)
         e.args.resize(e.size(), ArgsRef::kNone);
-    // The activity table is in event order: each activity's row is the number of
-    // activities among the GPU events before it (counted, then placed in arrival order).
-    Column<uint32_t> rowOf(order.size() - gpuEvents + 1);
-    std::fill(rowOf.begin(), rowOf.end(), 0);
-    for (const GpuWork& w : m_gpuWork)
-        if (const auto event = gpuEventOf(w); event && isActivity(w.kind))
-            rowOf[*event - gpuEvents + 1] = 1;
     for (size_t i = 1; i < rowOf.size(); ++i)
         rowOf[i] += rowOf[i - 1];
     c.gpuActivities.resize(rowOf.back(), copies);

@@ -140,47 +140,30 @@ public:
     void kernel(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation,
                 const std::string& name = "kernel", int32_t grid = 1, int32_t block = 1)
     {
-        GpuKernelRecord r{};
-        r.startNs = startNs;
-        r.endNs = endNs;
-        r.stream = stream;
-        r.correlation = correlation;
+        auto r = gpuRecord<GpuKernelRecord>(startNs, endNs, stream, correlation);
         r.nameId = str(name);
         r.grid[0] = grid;
         r.block[0] = block;
         r.grid[1] = r.grid[2] = r.block[1] = r.block[2] = 1;
         m_a.onGpuKernel(r);
     }
-    // A copy (device to host) or memset on device 0, ns on CLOCK_MONOTONIC.
+    // A copy (device to host), memset or sync on device 0, ns on CLOCK_MONOTONIC.
     void copy(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation, uint64_t bytes)
     {
-        GpuMemcpyRecord r{};
-        r.startNs = startNs;
-        r.endNs = endNs;
-        r.stream = stream;
-        r.correlation = correlation;
+        auto r = gpuRecord<GpuMemcpyRecord>(startNs, endNs, stream, correlation);
         r.copyKind = uint8_t(CopyDirection::DeviceToHost);
         r.bytes = bytes;
         m_a.onGpuMemcpy(r);
     }
     void memset(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation, uint64_t bytes)
     {
-        GpuMemsetRecord r{};
-        r.startNs = startNs;
-        r.endNs = endNs;
-        r.stream = stream;
-        r.correlation = correlation;
+        auto r = gpuRecord<GpuMemsetRecord>(startNs, endNs, stream, correlation);
         r.bytes = bytes;
         m_a.onGpuMemset(r);
     }
     void sync(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation)
     {
-        CudaSyncRecord r{};
-        r.startNs = startNs;
-        r.endNs = endNs;
-        r.stream = stream;
-        r.correlation = correlation;
-        m_a.onCudaSync(r);
+        m_a.onCudaSync(gpuRecord<CudaSyncRecord>(startNs, endNs, stream, correlation));
     }
     void threadName(uint32_t tid, const std::string& name)
     {
@@ -191,6 +174,18 @@ public:
     }
 
 private:
+    // A GPU record with the fields every kind has.
+    template <typename Record>
+    static Record gpuRecord(int64_t startNs, int64_t endNs, uint32_t stream, uint32_t correlation)
+    {
+        Record r{};
+        r.startNs = startNs;
+        r.endNs = endNs;
+        r.stream = stream;
+        r.correlation = correlation;
+        return r;
+    }
+
     NvtxAssembler& m_a;
     uint32_t m_nextString = 1;
     uint32_t m_correlation = 0;
