@@ -143,8 +143,7 @@ bool Collector::init()
         logOnce("pthread_key_create failed; collector off");
         return false;
     }
-    m_anchorTicks = ticks();
-    m_anchorNs = monotonicNs();
+    m_clock.anchor(readClockPair());
     if (!startStreaming())
         return false;
     pthread_atfork(&Collector::atForkPrepare, &Collector::atForkParent, &Collector::atForkChild);

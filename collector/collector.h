@@ -6,6 +6,7 @@
 // on trouble it logs once to stderr ("spanscope-collector: ...") and switches itself off.
 #pragma once
 
+#include "clock_calibrator.h"
 #include "pair_keeper.h"
 #include "string_table.h"
 #include "thread_buffer.h"
@@ -169,10 +170,10 @@ private:
     std::uint32_t m_sentStrings = 1;
     std::uint64_t m_pendingDropped = 0; // lost records not yet reported in a Dropped record
     std::uint64_t m_totalDropped = 0;
-    // The tick rate is measured from the anchor (kept in forked children: the clocks are
-    // the machine's); startTicks is when this process's stream started (Hello).
-    std::uint64_t m_anchorTicks = 0, m_anchorNs = 0, m_lastCalibrationNs = 0, m_startTicks = 0;
-    double m_ticksPerSecond = 1e9;
+    // Kept in forked children: the clocks are the machine's. startTicks is when this
+    // process's stream started (Hello).
+    ClockCalibrator m_clock;
+    std::uint64_t m_lastCalibrationNs = 0, m_startTicks = 0;
 };
 
 } // namespace spanscope::collector

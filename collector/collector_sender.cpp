@@ -22,7 +22,8 @@ namespace {
 
 // Sender cadence: a busy thread fills a few blocks (ThreadBuffer::kSmallBlockBytes) meanwhile.
 constexpr auto kSendInterval = std::chrono::milliseconds(5);
-constexpr std::uint64_t kCalibrationIntervalNs = 1000000000; // 1 s
+// A calibration goes with every frame of records, and at least this often without (ns).
+constexpr std::uint64_t kCalibrationIntervalNs = 1000000000;
 // How long the sender waits for a slow viewer before dropping a frame (ms). Only the sender
 // waits; the job's threads never do (their queues absorb the delay or drop and count).
 constexpr int kSendWaitMs = 20;
@@ -45,19 +46,10 @@ constexpr std::size_t kMaxRecordsPerFrame = 1u << 20;
 
 void Collector::appendCalibration(std::string& out)
 {
-    proto::ClockCalibrationRecord r{};
-    r.header = {static_cast<std::uint16_t>(proto::RecordType::ClockCalibration), sizeof r};
-    // The rate is measured since the anchor taken at start; give it at least 1 ms.
-    while (!kTicksAreNanoseconds && monotonicNs() - m_anchorNs < 1000000)
+    // The rate is measured from the anchor taken at start; give it at least 1 ms.
+    while (!kTicksAreNanoseconds && monotonicNs() - m_clock.anchorNs() < 1000000)
         std::this_thread::sleep_for(std::chrono::microseconds(200));
-    r.ticks = ticks();
-    r.monotonicNs = monotonicNs();
-    if (kTicksAreNanoseconds)
-        m_ticksPerSecond = 1e9;
-    else if (r.monotonicNs > m_anchorNs)
-        m_ticksPerSecond =
-            double(r.ticks - m_anchorTicks) * 1e9 / double(r.monotonicNs - m_anchorNs);
-    r.ticksPerSecond = m_ticksPerSecond;
+    const proto::ClockCalibrationRecord r = m_clock.calibrate(readClockPair());
     m_lastCalibrationNs = r.monotonicNs;
     appendPod(out, r);
 }
@@ -147,7 +139,9 @@ bool Collector::flush(int waitMs, bool final)
     }
     m_essential += m_metaBatch;
     m_metaBatch.clear();
-    if (monotonicNs() - m_lastCalibrationNs >= kCalibrationIntervalNs || final)
+    // Read after the drain, so that the viewer maps this frame's records between two pairs
+    // (clock_calibrator.h).
+    if (!m_records.empty() || monotonicNs() - m_lastCalibrationNs >= kCalibrationIntervalNs || final)
         appendCalibration(m_essential);
     AllocTap::appendTotals(m_essential, ticks(), final);
 

@@ -319,6 +319,14 @@ bool start(Collector& c)
         c.setMetadata("cuda_activity", "unavailable: cuptiActivityRegisterCallbacks failed: " + s.cupti.describe(r));
         return false;
     }
+    // CUPTI names a call's thread by pthread_self() unless told otherwise, while every other
+    // record names it by gettid(): the calls would land on tracks of their own, outside the
+    // ranges that made them, and those ranges would get none of the GPU time they launched.
+    // Must come before any kind is enabled.
+    if (!s.cupti.setThreadIdType)
+        c.setMetadata("cuda_thread_ids", "pthread ids: this libcupti lacks cuptiSetThreadIdType");
+    else if (const CUptiResult r = s.cupti.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); r != CUPTI_SUCCESS)
+        c.setMetadata("cuda_thread_ids", "pthread ids: cuptiSetThreadIdType failed: " + s.cupti.describe(r));
     std::string missing;
     for (const Kind& kind : kKinds) {
         const CUptiResult r = s.cupti.activityEnable(kind.kind);

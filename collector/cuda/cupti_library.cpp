@@ -73,6 +73,7 @@ bool CuptiLibrary::load(std::string& error)
         bind(activityFlushPeriod, "cuptiActivityFlushPeriod");
         bind(getStreamIdEx, "cuptiGetStreamIdEx");
         bind(activityDisable, "cuptiActivityDisable");
+        bind(setThreadIdType, "cuptiSetThreadIdType");
         uint32_t v = 0;
         version = getVersion(&v) == CUPTI_SUCCESS ? v : 0;
         path = candidate;

@@ -29,6 +29,7 @@ struct CuptiLibrary
     decltype(&cuptiActivityFlushPeriod) activityFlushPeriod = nullptr;
     decltype(&cuptiGetStreamIdEx) getStreamIdEx = nullptr;
     decltype(&cuptiActivityDisable) activityDisable = nullptr;
+    decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
 
     std::string path;        // the file that was loaded
     unsigned version = 0;    // cuptiGetVersion: CUPTI_API_VERSION of the library

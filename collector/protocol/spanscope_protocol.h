@@ -17,9 +17,11 @@
 // thread). A string, domain or category is always defined before the first record that uses it.
 //
 // Timestamps are raw "ticks" of the collector's clock (the TSC on x86-64). ClockCalibration
-// records (one before any timed record, then about once a second, and one at the end) map them
-// to CLOCK_MONOTONIC: ns = monotonicNs + (ticks - calibration.ticks) * 1e9 / ticksPerSecond,
-// using the latest calibration.
+// records (one before any timed record, then one in every Data frame that carries records,
+// read after them, at least once a second, and one at the end) map them to CLOCK_MONOTONIC:
+// ns = monotonicNs + (ticks - calibration.ticks) * 1e9 / ticksPerSecond, using the latest
+// calibration. The rate is measured from an earlier calibration (collector/clock_calibrator.h),
+// so that mapping interpolates between two pairs for every record sent on time.
 #pragma once
 
 #include <cstddef>

@@ -494,6 +494,10 @@ void NvtxAssembler::addGpuMetadata(Capture& c) const
     if (auto status = m_cudaMetadata.find("cuda_activity");
         status != m_cudaMetadata.end() && status->second.rfind("unavailable", 0) == 0)
         c.warnings.push_back({"CUDA activity " + status->second + "; NVTX ranges were recorded as usual", {}});
+    if (auto ids = m_cudaMetadata.find("cuda_thread_ids"); ids != m_cudaMetadata.end())
+        c.warnings.push_back({"CUDA calls were recorded under CUPTI's " + ids->second
+                                  + ": they sit on threads of their own, and NVTX ranges get no GPU time from them",
+                              {}});
 }
 
 } // namespace spanscope::model::live

@@ -23,6 +23,8 @@ private slots:
         QVERIFY(c.calibrations.size() >= 2);
         for (const auto& cal : c.calibrations)
             QVERIFY(cal.ticksPerSecond > 1e6);
+        // Every frame's records come after a calibration read after them.
+        QCOMPARE(c.stampedAfterTheirCalibration, 0);
 
         QCOMPARE(int(c.pushes.size()), kPushes);
         QCOMPARE(int(c.pops.size()), kPushes);
@@ -232,6 +234,9 @@ private slots:
         QVERIFY2(error.empty(), error.c_str());
         QVERIFY(c.end);
         QCOMPARE(c.pushes.size() + c.pops.size() + c.dropped, 2 * pairs);
+        // A frame of records every few ms for 300 ms: each carries a calibration read after
+        // its records were stamped.
+        QCOMPARE(c.stampedAfterTheirCalibration, 0);
         // Pairs stay whole: a dropped push takes its pop along, and a recorded push always
         // finds room for its pop. On every thread the stream's stack never goes below zero
         // and ends empty, so the viewer never matches a pop with the wrong range.

@@ -48,6 +48,15 @@ struct Capture : DecoderHandler
     std::vector<std::pair<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>> stackOps;
     std::uint64_t dropped = 0;
     bool hello = false, end = false;
+    // Timed records stamped after the latest calibration before them in the stream: the
+    // viewer maps those by extrapolating the clocks' rate (clock_calibrator.h).
+    int stampedAfterTheirCalibration = 0;
+
+    void timed(std::uint32_t tid, std::uint64_t timestamp)
+    {
+        timeline.push_back({tid, timestamp});
+        stampedAfterTheirCalibration += calibrations.empty() || timestamp > calibrations.back().ticks;
+    }
 
     void onHello(const HelloPayload&) override { hello = true; }
     void onEnd() override { end = true; }
@@ -56,29 +65,29 @@ struct Capture : DecoderHandler
     void onPush(const PushRecord& r) override
     {
         pushes.push_back(r);
-        timeline.push_back({r.tid, r.timestamp});
+        timed(r.tid, r.timestamp);
         stackOps.push_back({{r.tid, r.domain}, r.message});
     }
     void onPop(const PopRecord& r) override
     {
         pops.push_back(r);
-        timeline.push_back({r.tid, r.timestamp});
+        timed(r.tid, r.timestamp);
         stackOps.push_back({{r.tid, r.domain}, 0xFFFFFFFFu});
     }
     void onRangeStart(const RangeStartRecord& r) override
     {
         starts.push_back(r);
-        timeline.push_back({r.tid, r.timestamp});
+        timed(r.tid, r.timestamp);
     }
     void onRangeEnd(const RangeEndRecord& r) override
     {
         ends.push_back(r);
-        timeline.push_back({r.tid, r.timestamp});
+        timed(r.tid, r.timestamp);
     }
     void onMark(const MarkRecord& r) override
     {
         marks.push_back(r);
-        timeline.push_back({r.tid, r.timestamp});
+        timed(r.tid, r.timestamp);
     }
     void onDomainCreate(const DomainCreateRecord& r) override { domains.push_back(r); }
     void onCategoryName(const CategoryNameRecord& r) override { categories.push_back(r); }
