@@ -10,6 +10,7 @@
 // Phases, each inside one NVTX range of its own, each on a single stream:
 //   malloc             cudaMalloc / cudaHostAlloc (no GPU work)
 //   kernels_s1/s2/s3   busy kernels on the three streams (12, 7 and 3 of them)
+//   launch_ranges_s2   200 ranges one_launch_s2 on s2, each around one launch of a 50 µs kernel
 //   copies_s2          H2D, D2H and D2D copies (pinned host memory) on s2
 //   memsets_s3         memsets on s3
 //   windows_s3         busy kernels on s3 inside nested device windows (<spanscope/
@@ -140,6 +141,7 @@ struct Range
 {
     std::string name;
     const Stream* stream = nullptr; // nullptr: the range launches no GPU work
+    int64_t calls = 1;              // times the range was opened
     int64_t launches = 0;           // launches made inside the range
     int64_t kernels = 0, memcpys = 0, memsets = 0;
     double gpuMs = 0;               // cudaEventElapsedTime over the range's work
@@ -322,7 +324,7 @@ void writeJson(const Workload& w, const std::string& path, const cudaDeviceProp&
     j += "  \"ranges\": [\n";
     for (size_t i = 0; i < w.ranges.size(); ++i) {
         const Range& r = w.ranges[i];
-        j += "    {\"name\": " + quoted(r.name) + ", \"calls\": 1, \"gpu_work\": " +
+        j += "    {\"name\": " + quoted(r.name) + ", \"calls\": " + std::to_string(r.calls) + ", \"gpu_work\": " +
              (r.stream ? "true" : "false") +
              ", \"stream\": " + (r.stream ? std::to_string(r.stream->id) : std::string("null")) +
              ", \"launches\": " + std::to_string(r.launches) + ", \"kernels\": " + std::to_string(r.kernels) +
@@ -449,6 +451,8 @@ void windowsPhase(Workload& w, Stream& s, unsigned long long kernelNs)
 // The workload
 
 constexpr unsigned long long kKernelNs = 300'000; // each busy kernel: 300 µs
+constexpr unsigned long long kShortKernelNs = 50'000; // each kernel of launch_ranges_s2: 50 µs
+constexpr int kLaunchRanges = 200;
 constexpr size_t kCopyBytes = size_t(64) << 20;   // each copy: 64 MiB
 constexpr size_t kMemsetBytes = size_t(1) << 30;  // each memset: 1 GiB
 constexpr int kGraphLaunches = 3;
@@ -504,6 +508,22 @@ int runWorkload(const std::string& jsonPath)
     gpuPhase(w, "kernels_s1", s1, [&] { for (int i = 0; i < 12; ++i) w.busy(s1, kKernelNs); });
     gpuPhase(w, "kernels_s2", s2, [&] { for (int i = 0; i < 7; ++i) w.busy(s2, kKernelNs); });
     gpuPhase(w, "kernels_s3", s3, [&] { for (int i = 0; i < 3; ++i) w.busy(s3, kKernelNs); });
+
+    // A range around each launch, as PyTorch's emit_nvtx makes them: each launch begins and
+    // ends microseconds inside its range, so the range gets its kernel's GPU time only where
+    // the collector's clock and CUPTI's agree that closely. Reported as the phase's range
+    // and as one_launch_s2, opened kLaunchRanges times, with the phase's GPU time.
+    gpuPhase(w, "launch_ranges_s2", s2, [&] {
+        for (int i = 0; i < kLaunchRanges; ++i) {
+            nvtxRangePushA("one_launch_s2");
+            w.busy(s2, kShortKernelNs);
+            nvtxRangePop();
+        }
+    });
+    Range perLaunch = w.ranges.back();
+    perLaunch.name = "one_launch_s2";
+    perLaunch.calls = kLaunchRanges;
+    w.ranges.push_back(perLaunch);
 
     // Copies of every direction on s2, from and to pinned host memory.
     gpuPhase(w, "copies_s2", s2, [&] {
