@@ -1,7 +1,8 @@
-// GPU work and the calls that launched it: LaunchTable (model/live/launch_table.h), which
+// GPU work and the calls that launched it: a recording made on a real GPU; LaunchTable (model/live/launch_table.h), which
 // API call launched each piece of GPU work by correlation id, against a plain map doing the
 // same by the rule as written; and the GPU time of CPU calls (model/gpu/launch_gpu_time.h)
 // against a sum over every launch, for a live job and for rows not sorted by start.
+#include "model/capture_loader.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/live/launch_table.h"
 #include "model/live/nvtx_assembler.h"
@@ -10,12 +11,17 @@
 #include "support/capture_builder.h"
 #include "support/nvtx_feed.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -135,6 +141,61 @@ class TestGpuLaunches : public QObject
     Q_OBJECT
 
 private slots:
+    // scripts/gpu-check.sh's workload recorded under the collector on an H200 (CUDA 13,
+    // driver 580; tests/data/gpu-check/): each NVTX range gets the GPU time the workload
+    // measured with cudaEvents around its work, within 5 % (the GPU's gaps between
+    // operations), the CUDA calls sit on the ranges' thread, and each of 200 ranges around
+    // one launch gets its kernel.
+    void aRecordingFromARealGpuGivesEachRangeItsWork()
+    {
+        const QString dir = SPANSCOPE_TEST_DATA "/gpu-check/h200-cuda13/";
+        QFile json(dir + "gpu-workload.json");
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(json.readAll()).object();
+        auto loaded = loadCapture((dir + "gpu-workload.sps").toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const Capture& c = *loaded.value().capture;
+        QVERIFY(c.warnings.empty());
+        QVERIFY(c.events.hasGpu());
+        auto eventsOf = [&c](const QString& region) {
+            std::vector<std::pair<uint32_t, uint64_t>> out; // (row, event)
+            for (uint32_t row = 0; row < c.rows.size(); ++row)
+                if (QString::fromStdString(c.regionName(c.rows[row].region)) == region)
+                    for (uint64_t e = c.rows[row].offset; e < c.rows[row].offset + c.rows[row].count; ++e)
+                        out.push_back({row, e});
+            return out;
+        };
+        std::set<int64_t> rangeThreads;
+        int checked = 0;
+        for (const QJsonValue& value : expected["ranges"].toArray()) {
+            const QJsonObject range = value.toObject();
+            const QString name = range["name"].toString();
+            const auto events = eventsOf(name);
+            QCOMPARE(int64_t(events.size()), range["calls"].toInteger());
+            int64_t gpu = 0;
+            for (const auto& [row, e] : events) {
+                rangeThreads.insert(c.threadOfEvent(row, e));
+                if (range["gpu_work"].toBool())
+                    QVERIFY2(c.events.gpu[e] > 0, qPrintable(name + ": a call without GPU time"));
+                gpu += std::max<int64_t>(c.events.gpu[e], 0);
+            }
+            const double measured = range["gpu_ns"].toDouble();
+            if (!range["gpu_work"].toBool()) {
+                QCOMPARE(gpu, int64_t(0));
+                continue;
+            }
+            QVERIFY2(std::abs(double(gpu) - measured) <= 0.05 * measured,
+                     qPrintable(QString("%1: %2 ns, the workload measured %3").arg(name).arg(gpu).arg(measured)));
+            ++checked;
+        }
+        QVERIFY(checked >= 8);
+        QCOMPARE(rangeThreads.size(), size_t(1));
+        const auto launches = eventsOf("cudaLaunchKernel");
+        QVERIFY(!launches.empty());
+        for (const auto& [row, e] : launches)
+            QCOMPARE(c.threadOfEvent(row, e), *rangeThreads.begin());
+    }
+
     void aRuntimeCallWinsOverADriverCallSharingItsId()
     {
         LaunchTable table(4);
