@@ -104,6 +104,7 @@ void memsetActivity(const CUpti_ActivityMemset4& m, ActivityOut& out)
     setWork(r, m, out);
     r.value = m.value;
     r.bytes = m.bytes;
+    r.memoryKind = std::uint8_t(m.memoryKind);
     emit(out, r);
 }
 

@@ -457,7 +457,10 @@ struct GpuMemsetRecord
     std::uint32_t value; // the byte value set
     std::uint64_t bytes;
     std::uint32_t graphId; // 0 = none
-    std::uint32_t reserved;
+    // CUPTI's memory kind of the memory set (CUpti_ActivityMemoryKind); 0 = unknown, as
+    // collectors before December 2026 left it.
+    std::uint8_t memoryKind;
+    std::uint8_t reserved[3];
 };
 static_assert(sizeof(GpuMemsetRecord) == 56);
 

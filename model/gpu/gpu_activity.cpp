@@ -3,6 +3,7 @@
 #include "../tables/permutation.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace spanscope::model {
 
@@ -23,6 +24,31 @@ const char* copyKindName(CopyKind kind)
         break;
     }
     return "unknown";
+}
+
+const char* memoryKindName(uint8_t cuptiMemoryKind)
+{
+    static constexpr const char* kNames[] = {"Unknown", "Pageable", "Pinned",        "Device",
+                                             "Array",   "Managed",  "Device Static", "Managed Static"};
+    return cuptiMemoryKind < std::size(kNames) ? kNames[cuptiMemoryKind] : kNames[0];
+}
+
+void copyName(std::string& out, CopyKind kind, uint8_t srcMemoryKind, uint8_t dstMemoryKind)
+{
+    out.assign("Memcpy ");
+    out += copyKindName(kind);
+    out += " (";
+    out += memoryKindName(srcMemoryKind);
+    out += " -> ";
+    out += memoryKindName(dstMemoryKind);
+    out += ')';
+}
+
+void memsetName(std::string& out, uint8_t memoryKind)
+{
+    out.assign("Memset (");
+    out += memoryKindName(memoryKind);
+    out += ')';
 }
 
 void GpuActivityTable::add(uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail)

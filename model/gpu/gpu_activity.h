@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace spanscope::model {
@@ -17,6 +18,15 @@ namespace spanscope::model {
 // Direction of a copy, as CUPTI (CUpti_ActivityMemcpyKind) and Kineto's names give it.
 enum class CopyKind : uint8_t { Unknown, HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, PeerToPeer };
 const char* copyKindName(CopyKind kind); // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "unknown"
+// CUPTI's memory kind (CUpti_ActivityMemoryKind) as Kineto names it: "Pageable", "Pinned",
+// "Device", "Array", "Managed", "Device Static", "Managed Static"; "Unknown" for 0 and for
+// kinds newer than these.
+const char* memoryKindName(uint8_t cuptiMemoryKind);
+// The names Kineto (PyTorch's profiler) gives a copy and a memset, "Memcpy HtoD (Pinned ->
+// Device)" and "Memset (Device)", written into `out`: a live capture and a profiler trace
+// of one program then name their copies and memsets alike and compare region by region.
+void copyName(std::string& out, CopyKind kind, uint8_t srcMemoryKind, uint8_t dstMemoryKind);
+void memsetName(std::string& out, uint8_t memoryKind);
 
 struct KernelLaunchShape
 {

@@ -334,6 +334,7 @@ private:
         // name (and kind) -> region; looked up by string_view, so a hit allocates nothing
         std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> regionOf;
         std::string kindKey; // regionOfKind's key, reused
+        std::string workName; // a copy's or memset's region name, reused
         std::unordered_map<uint32_t, uint32_t> regionOfMessage;  // string id -> region
         std::unordered_map<uint64_t, uint32_t> openAsync;        // range id -> call
         std::unordered_map<uint64_t, PendingEnd> pendingEnds;    // ends seen before their start

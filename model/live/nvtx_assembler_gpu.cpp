@@ -194,8 +194,8 @@ void NvtxAssembler::onGpuMemcpy(const GpuMemcpyRecord& r)
     const CopyKind kind = copyKindOf(r.copyKind);
     GpuWork work{GpuWorkKind::Memcpy, r.device, r.stream, r.context, r.correlation, uint32_t(m_copies.size())};
     m_copies.emplace_back(r.bytes, kind);
-    addCudaCall(r.startNs, r.endNs, regionOfKind(std::string("Memcpy ") + copyKindName(kind), RegionKind::Memcpy),
-                kNoThread, work);
+    copyName(m_ingest->workName, kind, r.srcKind, r.dstKind);
+    addCudaCall(r.startNs, r.endNs, regionOfKind(m_ingest->workName, RegionKind::Memcpy), kNoThread, work);
 }
 
 void NvtxAssembler::onGpuMemset(const GpuMemsetRecord& r)
@@ -203,7 +203,8 @@ void NvtxAssembler::onGpuMemset(const GpuMemsetRecord& r)
     if (m_finished)
         return;
     GpuWork work{GpuWorkKind::Memset, r.device, r.stream, r.context, r.correlation};
-    addCudaCall(r.startNs, r.endNs, regionOfKind("Memset", RegionKind::Memset), kNoThread, work);
+    memsetName(m_ingest->workName, r.memoryKind);
+    addCudaCall(r.startNs, r.endNs, regionOfKind(m_ingest->workName, RegionKind::Memset), kNoThread, work);
 }
 
 void NvtxAssembler::onCudaApi(const CudaApiRecord& r)

@@ -186,6 +186,7 @@ std::string recordedCudaJob()
     const auto copyCall = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 16'000, 18'000, 2);
     auto copy = zeroed<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
     copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, copy.bytes = 4096;
+    copy.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED, copy.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
     copy.start = 80'000, copy.end = 90'000, copy.streamId = 7, copy.contextId = 1, copy.correlationId = 2;
     const auto malloc = runtimeCall(CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 5'000, 9'000, 3);
     auto alloc = zeroed<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
@@ -295,7 +296,7 @@ private slots:
         peer.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
         peer.bytes = 4096, peer.srcDeviceId = 1, peer.dstDeviceId = 2, peer.deviceId = 1;
         auto set = zeroed<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
-        set.value = 0xab, set.bytes = 64;
+        set.value = 0xab, set.bytes = 64, set.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_MANAGED;
         auto sync = zeroed<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
         sync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
         sync.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
@@ -325,6 +326,7 @@ private slots:
         GpuMemsetRecord m;
         std::memcpy(&m, out.bytes.data() + at, sizeof m);
         QCOMPARE(m.value, 0xabu);
+        QCOMPARE(m.memoryKind, std::uint8_t(CUPTI_ACTIVITY_MEMORY_KIND_MANAGED));
         at += sizeof m;
         CudaSyncRecord s;
         std::memcpy(&s, out.bytes.data() + at, sizeof s);
@@ -389,6 +391,8 @@ private slots:
         QCOMPARE(c.events.gpu[size_t(driverEvent)], int64_t(-1));
         QVERIFY(c.flows.outgoing(uint32_t(driverEvent)).empty());
         QCOMPARE(c.flows.outgoing(uint32_t(launchEvent)).size(), size_t(1));
+        // The copy is named as PyTorch's profiler (Kineto) names it, so the two compare.
+        QVERIFY(regionEvent("Memcpy HtoD (Pinned -> Device)", model::RegionKind::Memcpy) >= 0);
         const int64_t kernelEvent = regionEvent("stencil()", model::RegionKind::Kernel);
         QVERIFY(kernelEvent >= 0);
         QCOMPARE(c.events.start[size_t(kernelEvent)], int64_t(1'020'000));
