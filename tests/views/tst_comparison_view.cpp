@@ -150,6 +150,7 @@ private slots:
     void overlayBinsCountEveryClosedCall();
     void scalingSeries();
     void mainWindowComparesFixtures();
+    void longRegionNamesLeaveRoomForTheFigures();
     void mainWindowReportsMissingFile();
 };
 
@@ -369,6 +370,31 @@ void TestComparisonView::scalingSeries()
     QCOMPARE(*points[1].efficiency, 100.0 / 60.0 / 2.0);
     QVERIFY(!points[2].speedup && !points[2].efficiency);
     QCOMPARE(points[0].speedup, 1.0);
+}
+
+// A templated kernel's name is wider than the window: the frozen name column takes at most
+// 40 % of the table, so the figures beside it stay in view.
+void TestComparisonView::longRegionNamesLeaveRoomForTheFigures()
+{
+    std::string kernel = "void_at::native::elementwise_kernel<128,2,at::native::gpu_kernel_impl_nocast<";
+    while (kernel.size() < 400)
+        kernel += "at::native::BinaryFunctor<float,float,float,at::native::binary_internal::MulFunctor<float>>,";
+    kernel += ">(int)";
+    const Run a = run(calls(kernel, 30, body, 1'000) + calls("step", 30, body, 1'000'000));
+    const Run b = run(calls(kernel, 30, [](int i) { return 2 * body(i); }, 1'000) + calls("step", 30, body, 1'000'000));
+    views::ComparisonView view;
+    view.resize(1200, 800);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy shown(&view, &views::ComparisonView::comparisonShown);
+    view.setRuns({{"a.h5", a.capture, a.summary, a.timeline}, {"b.h5", b.capture, b.summary, b.timeline}});
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kLoadTimeoutMs);
+    QTableView* table = view.table();
+    QCOMPARE(table->model()->rowCount(), 2);
+    const int width = table->viewport()->width();
+    QVERIFY2(table->columnWidth(0) <= width * 2 / 5 + 1,
+             qPrintable(QString("name column %1 of %2 px").arg(table->columnWidth(0)).arg(width)));
+    QVERIFY(table->columnViewportPosition(1) + table->columnWidth(1) <= width);
 }
 
 void TestComparisonView::mainWindowComparesFixtures()

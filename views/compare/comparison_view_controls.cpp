@@ -29,6 +29,12 @@ namespace {
 // Room for the sort indicator beside a header's text, px.
 constexpr int kHeaderPaddingPx = 6;
 constexpr int kMinColumnWidthPx = 48;
+// The region names take at most this share of the table's width (elided in the middle, whole
+// in their tooltip), and never less than kMinNameColumnPx: a templated kernel's name is
+// wider than the window, and the name column, frozen at the left edge, would hide every
+// figure behind it.
+constexpr double kMaxNameColumnShare = 0.4;
+constexpr int kMinNameColumnPx = 160;
 
 } // namespace
 
@@ -119,6 +125,9 @@ void ComparisonView::showComparison(std::shared_ptr<const model::Comparison> com
     for (int column = 0; column < m_model->columnCount(); ++column)
         header->resizeSection(
             column, std::max(header->sectionSize(column) + kHeaderPaddingPx, kMinColumnWidthPx));
+    const int nameCap = std::max(kMinNameColumnPx, int(m_table->viewport()->width() * kMaxNameColumnShare));
+    if (header->sectionSize(0) > nameCap)
+        header->resizeSection(0, nameCap);
 
     bool restored = false;
     if (selected) {
