@@ -4,7 +4,8 @@
 # from its inputs in tests/data/fuzz/<target>/ and the corpus kept in build-fuzz/corpus/
 # from earlier runs. Fails on any crash, leak, sanitizer report or timeout, and says where
 # the input that caused it is. Prints runs, executions per second and corpus size.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]       default 60 (4 targets: 4 minutes)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]       default 60 (4 targets, one per core at a time:
+#                                              2 minutes on two cores)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -24,11 +25,14 @@ cmake -S "$root" -B "$build" -G Ninja "${launcher[@]}" -DCMAKE_C_COMPILER=clang 
   -DSPANSCOPE_BUILD_GUI=OFF -DSPANSCOPE_BUILD_TESTS=OFF -DSPANSCOPE_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target fuzzers
 
-failed=0
-for target in wire_stream chrome_trace region_file capture_file; do
-  corpus=$build/corpus/$target
-  artifacts=$build/findings/$target
-  log=$build/fuzz-$target.log
+# One target: runs it and writes its line (or its failure, with the end of its log) to
+# $build/fuzz-<target>.result; the status says whether it found anything.
+fuzz_one() {
+  local target=$1
+  local corpus=$build/corpus/$target
+  local artifacts=$build/findings/$target
+  local log=$build/fuzz-$target.log
+  local result=$build/fuzz-$target.result
   mkdir -p "$corpus" "$artifacts"
   # New inputs go to the first folder (kept); the seeds are only read. The timeout is per
   # input (seconds); the memory limit is per process (MiB).
@@ -36,16 +40,37 @@ for target in wire_stream chrome_trace region_file capture_file; do
      "$build/bin/fuzz_$target" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=3072 \
        -print_final_stats=1 -artifact_prefix="$artifacts/" \
        "$corpus" "$root/tests/data/fuzz/$target" >"$log" 2>&1; then
+    local runs rate inputs
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     inputs=$(find "$corpus" "$root/tests/data/fuzz/$target" -type f | wc -l)
-    echo "fuzz_$target: ${runs:-?} runs in ${seconds} s, ${rate:-?} exec/s, corpus $inputs inputs, no finding"
-  else
-    failed=1
+    echo "fuzz_$target: ${runs:-?} runs in ${seconds} s, ${rate:-?} exec/s, corpus $inputs inputs, no finding" >"$result"
+    return 0
+  fi
+  {
     echo "fuzz_$target FAILED; the end of its log ($log):"
     tail -n 60 "$log"
     echo "The input is in $artifacts/. Once fixed, keep it as"
     echo "tests/data/fuzz/$target/regression-<what> so fuzz_replay checks it in every build."
-  fi
+  } >"$result"
+  return 1
+}
+
+# The targets run side by side, one per core (each is one process): each still gets its
+# whole time, and the pass takes half as long on two cores.
+targets=(wire_stream chrome_trace region_file capture_file)
+failed=0
+for ((first = 0; first < ${#targets[@]}; first += jobs)); do
+  pids=()
+  for target in "${targets[@]:first:jobs}"; do
+    fuzz_one "$target" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || failed=1
+  done
+done
+for target in "${targets[@]}"; do
+  cat "$build/fuzz-$target.result"
 done
 exit "$failed"
