@@ -160,6 +160,9 @@ overhead_run() {
     local status=0
     if [[ "$how" == plain ]]; then
         out="$(limited 60 "${CLEAN_ENV[@]}" "$WORKLOAD" --overhead "$LAUNCHES" 2>>"$LOG")" || status=$?
+    elif [[ "$how" == cupti ]]; then
+        # The activity kinds the collector enables, with its timestamp callback.
+        out="$(limited 60 "${CLEAN_ENV[@]}" "$FLOOR" "$LAUNCHES" krdsmot 2>>"$LOG")" || status=$?
     else
         out="$(limited 60 "${CLEAN_ENV[@]}" NVTX_INJECTION64_PATH="$COLLECTOR" \
             CUDA_INJECTION64_PATH="$COLLECTOR" SPANSCOPE_OUTPUT="$OUTDIR/overhead.sps" \
@@ -169,6 +172,7 @@ overhead_run() {
     ((status == 0)) || die "an overhead run ($how) failed with status $status (see $LOG)"
     echo "$how: $out" >>"$LOG"
     local ns="${out##*ns_per_launch=}"
+    ns="${ns%% *}"
     [[ "$ns" =~ ^[0-9]+([.][0-9]+)?$ ]] || die "the overhead run printed no ns_per_launch: '$out'"
     echo "$ns"
 }
@@ -216,6 +220,15 @@ record() {
     fi
     COLLECTOR="$build/lib/libspanscope-collector.so"
     WORKLOAD="$build/bin/spanscope-gpu-workload"
+    # CUPTI's own cost (tests/gpu/cupti_floor.cu), the floor under the collector's: only a
+    # figure, so the check goes on without it.
+    FLOOR=
+    if cmake --build "$build" --target spanscope-cupti-floor -j "$jobs" >>"$OUTDIR/build.log" 2>&1 &&
+        [[ -x "$build/bin/spanscope-cupti-floor" ]]; then
+        FLOOR="$build/bin/spanscope-cupti-floor"
+    else
+        say "spanscope-cupti-floor was not built (see $OUTDIR/build.log): the overhead rounds go without CUPTI's own figure"
+    fi
     [[ -f "$COLLECTOR" && -x "$WORKLOAD" ]] || die "the build made no $COLLECTOR or $WORKLOAD"
     local symbols
     if command -v nm >/dev/null 2>&1 && symbols="$(nm -D --defined-only "$COLLECTOR" 2>/dev/null)" &&
@@ -252,7 +265,7 @@ record() {
 
     # Overhead: alternating rounds, each way first in turn, medians.
     say "overhead: $ROUNDS rounds of $LAUNCHES empty kernels each way"
-    local plain=() collected=() round ns
+    local plain=() collected=() floor=() round ns
     for ((round = 1; round <= ROUNDS; round++)); do
         local order=(plain collector)
         ((round % 2)) || order=(collector plain)
@@ -260,7 +273,15 @@ record() {
             ns="$(overhead_run "$how")"
             if [[ "$how" == plain ]]; then plain+=("$ns"); else collected+=("$ns"); fi
         done
-        say "  round $round: plain ${plain[-1]} ns/launch, collector ${collected[-1]} ns/launch"
+        if [[ -n "$FLOOR" ]]; then
+            if ns="$(overhead_run cupti)"; then
+                floor+=("$ns")
+            else
+                say "spanscope-cupti-floor failed (see $LOG): the rounds go on without CUPTI's own figure"
+                FLOOR=
+            fi
+        fi
+        say "  round $round: plain ${plain[-1]} ns/launch, collector ${collected[-1]} ns/launch${FLOOR:+, CUPTI alone ${floor[-1]} ns/launch}"
     done
     rm -f "$OUTDIR/overhead.sps"
     local plain_median collected_median ratio verdict
@@ -270,10 +291,18 @@ record() {
     verdict="$(awk -v r="$ratio" -v g="$OVERHEAD_GOAL" 'BEGIN { print (r <= g) ? "met" : "NOT met" }')"
     local line="overhead: median ns per launch: plain $plain_median, collector $collected_median; ratio $ratio (goal <= $OVERHEAD_GOAL: $verdict; $ROUNDS rounds of $LAUNCHES launches)"
     say "$line"
+    local floor_line=
+    if ((${#floor[@]} == ROUNDS)); then
+        local floor_median
+        floor_median="$(printf '%s\n' "${floor[@]}" | median)"
+        floor_line="CUPTI alone (the collector's activity kinds, no spanscope): median $floor_median ns per launch; collector / CUPTI alone $(awk -v a="$collected_median" -v b="$floor_median" 'BEGIN { printf "%.3f", a / b }')"
+        say "$floor_line"
+    fi
     {
         echo "$line"
         echo "plain ns/launch per round:     ${plain[*]}"
         echo "collector ns/launch per round: ${collected[*]}"
+        [[ -z "$floor_line" ]] || { echo "$floor_line"; echo "CUPTI alone ns/launch per round: ${floor[*]}"; }
     } >"$OUTDIR/overhead.txt"
     local plain_list collected_list
     plain_list="$(IFS=,; echo "${plain[*]}")"
