@@ -4,6 +4,7 @@
 #include "cuda/cupti_translate.h"
 #include "model/live/nvtx_assembler.h"
 #include "model/live/process_merge.h"
+#include "model/gpu/gpu_activity.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/stats/gpu_summary.h"
 #include "model/capture_loader.h"
@@ -327,6 +328,15 @@ private slots:
         std::memcpy(&m, out.bytes.data() + at, sizeof m);
         QCOMPARE(m.value, 0xabu);
         QCOMPARE(m.memoryKind, std::uint8_t(CUPTI_ACTIVITY_MEMORY_KIND_MANAGED));
+        // Named as Kineto names them; a kind newer than CUPTI 13's (or a hostile byte) is
+        // Unknown, as is 0 from older collectors.
+        std::string name;
+        model::memsetName(name, m.memoryKind);
+        QCOMPARE(name, std::string("Memset (Managed)"));
+        model::memsetName(name, 200);
+        QCOMPARE(name, std::string("Memset (Unknown)"));
+        model::copyName(name, model::CopyKind::DeviceToHost, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 0);
+        QCOMPARE(name, std::string("Memcpy DtoH (Device -> Unknown)"));
         at += sizeof m;
         CudaSyncRecord s;
         std::memcpy(&s, out.bytes.data() + at, sizeof s);
