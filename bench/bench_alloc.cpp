@@ -59,7 +59,7 @@ long long allocationsInPairs(const std::filesystem::path& dir)
         return -1;
     for (const auto& row : capture->rows)
         if (capture->regionName(row.region) == "pairs")
-            for (uint64_t e = row.offset; e < row.offset + row.count; ++e)
+            for (uint64_t e = row.firstEvent; e < row.firstEvent + row.count; ++e)
                 sum += capture->events.allocCounts[e];
     return sum;
 }

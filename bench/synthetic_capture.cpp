@@ -28,7 +28,7 @@ std::shared_ptr<model::Capture> syntheticCapture(int64_t calls, int ranks, doubl
             model::RegionRow row;
             row.region = uint32_t(r);
             row.rank = rank;
-            row.offset = offset;
+            row.firstEvent = offset;
             row.count = uint64_t(r == 10 ? steps * 3 : steps);
             offset += row.count;
             c.rows.push_back(row);

@@ -97,7 +97,7 @@ int wireStream(const std::uint8_t* data, std::size_t size)
     // Laid out from an earlier snapshot or afresh, the same calls in the same places.
     FUZZ_CHECK(capture->rows.size() == whole->rows.size());
     for (std::size_t r = 0; r < whole->rows.size(); ++r)
-        FUZZ_CHECK(capture->rows[r].region == whole->rows[r].region && capture->rows[r].offset == whole->rows[r].offset
+        FUZZ_CHECK(capture->rows[r].region == whole->rows[r].region && capture->rows[r].firstEvent == whole->rows[r].firstEvent
                    && capture->rows[r].count == whole->rows[r].count);
     FUZZ_CHECK(capture->events.start == whole->events.start && capture->events.end == whole->events.end
                && capture->events.threadIds == whole->events.threadIds);

@@ -45,6 +45,14 @@ size_t bytesOf(const Vector& column)
 }
 } // namespace
 
+uint64_t Capture::callCount() const
+{
+    uint64_t calls = 0;
+    for (const RegionRow& row : rows)
+        calls += row.count;
+    return calls;
+}
+
 size_t Capture::residentBytes() const
 {
     const auto& e = events;
@@ -53,7 +61,7 @@ size_t Capture::residentBytes() const
         bytes += bytesOf(e.*optional.member);
     for (const auto& series : counters)
         bytes += series.residentBytes();
-    return bytes + rows.capacity() * sizeof(RegionRow) + bytesOf(rowExclusive) + bytesOf(laneExclusive)
+    return bytes + rows.capacity() * sizeof(RegionRow) + bytesOf(rowSpans) + bytesOf(rowExclusive) + bytesOf(laneExclusive)
            + tracks.capacity() * sizeof(Track) + gpuActivities.residentBytes() + flows.residentBytes()
            + instants.residentBytes() + allocations.residentBytes() + args.residentBytes()
            + countedAllocations.capacity() * sizeof(CountedAllocations)

@@ -7,6 +7,7 @@
 #include "gpu/gpu_activity.h"
 #include "metadata.h"
 #include "region_kind.h"
+#include "row_events.h"
 #include "string_table.h"
 #include "tables/allocation_table.h"
 #include "tables/args_store.h"
@@ -55,8 +56,14 @@ struct RegionRow
 {
     uint32_t region = 0;  // index into Capture::regionNames
     int32_t rank = 0;     // MPI rank
-    uint64_t offset = 0;  // first call in Capture::events
+    // Where the row's calls are in Capture::events: events [firstEvent, firstEvent + count)
+    // when spanCount is 0, else the spans Capture::rowSpans[firstSpan, firstSpan + spanCount)
+    // in order (firstEvent then starts the first). Read them through
+    // Capture::rowEvents(), not through these (see row_events.h): only whoever lays rows
+    // out sets them.
+    uint64_t firstEvent = 0;
     uint64_t count = 0;   // number of calls (0 for aggregate rows)
+    uint32_t firstSpan = 0, spanCount = 0;
     NameId sourceFile;    // empty = unknown
     NameId sourceText;    // empty = unknown
     int64_t sourceLine = -1; // -1 = unknown
@@ -244,6 +251,8 @@ struct Capture
     StringTable strings;
     std::vector<NameId> regionNames; // region id -> name
     Column<RegionRow> rows;
+    // The spans of rows held in more than one (RegionRow::spanCount), each non-empty.
+    std::vector<EventSpan> rowSpans;
     EventColumns events;
     std::vector<int32_t> ranks;      // ranks that recorded something, ascending
     int32_t numRanks = 0;            // as the format defines it (mpi_size may exceed ranks seen)
@@ -290,6 +299,14 @@ struct Capture
     {
         return region < regionKinds.size() ? regionKinds[region] : RegionKind::Cpu;
     }
+    // The calls of a row, in order (by start). See row_events.h.
+    RowEvents rowEvents(const RegionRow& row) const
+    {
+        if (row.spanCount == 0)
+            return RowEvents(row.firstEvent, row.count);
+        return RowEvents(std::span<const EventSpan>(rowSpans).subspan(row.firstSpan, row.spanCount), row.count);
+    }
+    RowEvents rowEvents(uint32_t row) const { return rowEvents(rows[row]); }
     // The track of event `e` of row `row`.
     TrackId trackOfEvent(uint32_t row, uint64_t e) const
     {
@@ -301,6 +318,10 @@ struct Capture
     // The thread_table row for (rank, index), or nullptr.
     const ThreadInfo* thread(int32_t rank, int64_t index) const;
     const TaskInfo* task(int32_t rank, int64_t index) const;
+
+    // The calls the rows hold: the event columns may hold events no row does (row_events.h).
+    // O(rows).
+    uint64_t callCount() const;
 
     // Bytes held by the event columns and tables (for memory figures).
     size_t residentBytes() const;

@@ -236,11 +236,12 @@ void assignTracks(Capture& capture)
             row.track = TrackId{assigner.process(rank, row.rank)};
             continue;
         }
-        const uint64_t end = std::min<uint64_t>(row.offset + row.count, events.size());
         // Calls of a row usually run on one thread: remember the last lookup.
         int64_t lastThread = INT64_MIN, lastTask = INT64_MIN;
         uint32_t lastTrack = TrackId::kNone;
-        for (uint64_t i = row.offset; i < end; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
+            if (i >= events.size())
+                break;
             const int64_t task = events.hasTasks() ? events.taskIds[i] : -1;
             const int64_t thread = events.hasThreads() ? events.threadIds[i] : -1;
             if (task != lastTask || thread != lastThread || lastTrack == TrackId::kNone) {
@@ -262,12 +263,13 @@ void assignTracks(Capture& capture)
         else
             assigner.process(ranks[mark.rank], mark.rank);
     const auto& ends = capture.nvtx.crossThreadEnds;
-    for (const auto& row : capture.rows) {
-        auto it = std::lower_bound(ends.begin(), ends.end(), row.offset,
-                                   [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
-        for (; it != ends.end() && it->event < row.offset + row.count; ++it)
-            assigner.thread(ranks[row.rank], row.rank, it->endThread);
-    }
+    for (const auto& row : capture.rows)
+        for (const EventSpan& span : capture.rowEvents(row).spans()) {
+            auto it = std::lower_bound(ends.begin(), ends.end(), span.begin,
+                                       [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
+            for (; it != ends.end() && it->event < span.end; ++it)
+                assigner.thread(ranks[row.rank], row.rank, it->endThread);
+        }
 }
 
 TrackId threadTrack(Capture& capture, int32_t rank, int64_t thread)

@@ -343,7 +343,7 @@ QString CaptureView::summaryLine() const
     parts << countedText(capture->ranks.size(), tr("rank"), tr("ranks"))
           << countedText(capture->regionNames.size(), tr("region"), tr("regions"));
     if (capture->eventDataAvailable)
-        parts << countedText(capture->events.size(), tr("call"), tr("calls"));
+        parts << countedText(capture->callCount(), tr("call"), tr("calls"));
     else
         parts << tr("totals only, no per-call data");
     if (capture->events.hasGpu())
@@ -486,10 +486,10 @@ void CaptureView::selectRegionOfCall(quint32 event)
     const auto& capture = m_model->capture();
     if (!capture || event >= capture->events.size())
         return;
-    // The row holding the call: rows are slices of the event columns.
+    // The row holding the call.
     for (uint32_t r = 0; r < capture->rows.size(); ++r) {
         const auto& row = capture->rows[r];
-        if (event >= row.offset && event < row.offset + row.count) {
+        if (capture->rowEvents(row).contains(event)) {
             restoreSelection(row.region, r);
             return;
         }

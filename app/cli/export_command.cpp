@@ -74,7 +74,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "spanscope-cli: " << written.error().toString() << "\n";
         return 1;
     }
-    out << output << ": " << capture.events.size() << " calls, " << capture.flows.size() << " flows, "
+    out << output << ": " << capture.callCount() << " calls, " << capture.flows.size() << " flows, "
         << capture.counters.size() << " counters, " << capture.allocations.size() << " allocation events\n";
     return 0;
 }

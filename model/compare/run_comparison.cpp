@@ -130,7 +130,7 @@ std::vector<int64_t> perCallValues(const Capture& capture, const std::vector<uin
     const auto& column = metric == CompareMetric::Allocs ? capture.events.allocCounts : capture.events.allocBytes;
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        for (const uint64_t i : capture.rowEvents(row))
             if (column[i] < 0)
                 continue;
             else if (capture.events.allocIterations.empty() || capture.events.allocIterations[i] < 0)

@@ -170,11 +170,11 @@ void deriveLaunchGpuTime(Capture& capture)
         const RegionRow& row = capture.rows[r];
         if (capture.regionKind(row.region) != RegionKind::Cpu) {
             // GPU work is all GPU time: a kernel's GPU time is its duration.
-            for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+            for (const uint64_t i : capture.rowEvents(row))
                 e.gpu[i] = e.end[i] >= e.start[i] ? subtractSaturating(e.end[i], e.start[i]) : -1;
             continue;
         }
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
             if (!swept.empty() && swept[i])
                 continue;
             if (e.track[i] >= cursors.size()) {

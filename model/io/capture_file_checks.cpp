@@ -30,7 +30,7 @@ std::string regionFileLoses(const Capture& capture)
     for (const RegionRow& row : capture.rows) {
         if (capture.regionKind(row.region) == RegionKind::Cpu || row.count == 0)
             continue;
-        const TrackId track = capture.trackOfEvent(uint32_t(&row - capture.rows.data()), row.offset);
+        const TrackId track = capture.trackOfEvent(uint32_t(&row - capture.rows.data()), capture.rowEvents(row).front());
         if (!track.valid() || track.value >= capture.tracks.size() || !isGpuTrack(capture.track(track).kind)) {
             lost.push_back("GPU work outside GPU tracks");
             break;
@@ -73,8 +73,35 @@ std::string regionFileLoses(const Capture& capture)
 }
 
 // Everything the readers would reject, found before any file is touched.
+Status checkRowSpans(const Capture& capture, const std::string& path)
+{
+    for (size_t i = 0; i < capture.rows.size(); ++i) {
+        const RegionRow& row = capture.rows[i];
+        if (row.spanCount == 0)
+            continue;
+        auto bad = [&](const std::string& problem) {
+            return Error{ErrorCode::InvalidSchema, "cannot save this capture: row " + std::to_string(i) + " " + problem,
+                         path, {}};
+        };
+        if (row.firstSpan > capture.rowSpans.size() || row.spanCount > capture.rowSpans.size() - row.firstSpan)
+            return bad("names spans of the event columns that do not exist");
+        uint64_t calls = 0;
+        for (uint32_t k = row.firstSpan; k < row.firstSpan + row.spanCount; ++k) {
+            const EventSpan& span = capture.rowSpans[k];
+            if (span.begin >= span.end || span.end > capture.events.size())
+                return bad("has an empty span or one beyond the event columns");
+            calls += span.size();
+        }
+        if (calls != row.count)
+            return bad("holds " + std::to_string(calls) + " calls in its spans but counts " + std::to_string(row.count));
+    }
+    return Ok{};
+}
+
 Status checkCapture(const Capture& capture, const std::string& path)
 {
+    if (auto s = checkRowSpans(capture, path); !s)
+        return s;
     if (const std::string lost = regionFileLoses(capture); !lost.empty())
         return Error{ErrorCode::InvalidSchema,
                      "cannot save this capture as a region file: the format has no place for its " + lost
@@ -112,10 +139,11 @@ Status checkCapture(const Capture& capture, const std::string& path)
             return bad(which + " repeats a (region, rank) pair");
         if (aggregate)
             continue;
-        if (row.offset > e.size() || row.count > e.size() - row.offset)
-            return bad(which + " addresses events beyond the event columns");
-        if (row.count > 0)
-            slices.emplace_back(row.offset, row.offset + row.count);
+        for (const EventSpan& span : capture.rowEvents(row).spans()) {
+            if (span.begin > span.end || span.end > e.size())
+                return bad(which + " addresses events beyond the event columns");
+            slices.emplace_back(span.begin, span.end);
+        }
     }
     std::sort(slices.begin(), slices.end());
     for (size_t k = 1; k < slices.size(); ++k)

@@ -17,6 +17,9 @@ namespace spanscope::model::io {
 std::string regionFileLoses(const Capture& capture);
 // The capture has GPU work, flows or devices: saved in /spanscope/gpu.
 bool hasGpuTables(const Capture& capture);
+// Rows held in several spans (RegionRow::spanCount) name spans that exist, are not empty,
+// lie within the event columns and add up to the row's count.
+Status checkRowSpans(const Capture& capture, const std::string& path);
 // Everything the readers would reject (rows beyond the events, overlapping rows, ...), and
 // captures a region file would keep only in part (regionFileLoses).
 Status checkCapture(const Capture& capture, const std::string& path);

@@ -4,6 +4,8 @@
 
 #include "capture_writer.h"
 
+#include "../event_layout.h"
+
 #include "../stats/saturating.h"
 #include "capture_file_checks.h"
 #include "capture_file_writer.h"
@@ -249,7 +251,7 @@ Status Writer::index()
         ranks.push_back(uint32_t(row.rank));
         if (aggregate)
             continue; // upstream's aggregate files keep these columns empty
-        offsets.push_back(row.offset);
+        offsets.push_back(row.firstEvent); // the file's rows are the capture's spans of its columns
         counts.push_back(row.count);
         lines.push_back(row.sourceLine);
         files.push_back(text(row.sourceFile));
@@ -325,7 +327,7 @@ Status Writer::summaryStatistics(bool aggregate)
             s.startMinimum = INT64_MAX;
             s.endMaximum = INT64_MIN;
         }
-        for (uint64_t k = row.offset; k < row.offset + row.count; ++k) {
+        for (const uint64_t k : m_capture.rowEvents(row)) {
             const int64_t d = subtractSaturating(e.end[k], e.start[k]);
             s.total = addSaturating(s.total, d);
             s.minimum = std::min(s.minimum, d);
@@ -338,10 +340,11 @@ Status Writer::summaryStatistics(bool aggregate)
             }
         }
         if (row.count > 0) {
-            s.first = e.end[row.offset] - e.start[row.offset];
-            s.last = e.end[row.offset + row.count - 1] - e.start[row.offset + row.count - 1];
+            const RowEvents calls = m_capture.rowEvents(row);
+            s.first = e.end[calls.front()] - e.start[calls.front()];
+            s.last = e.end[calls.back()] - e.start[calls.back()];
             s.mean = double(s.total) / double(row.count);
-            for (uint64_t k = row.offset; k < row.offset + row.count; ++k) {
+            for (const uint64_t k : m_capture.rowEvents(row)) {
                 const double delta = double(subtractSaturating(e.end[k], e.start[k])) - s.mean;
                 s.m2 += delta * delta;
             }
@@ -388,8 +391,8 @@ Status Writer::events()
     // every row) is stored absolute.
     std::vector<std::pair<uint64_t, uint64_t>> slices;
     for (const auto& row : m_capture.rows)
-        if (row.count > 0)
-            slices.emplace_back(row.offset, row.offset + row.count);
+        for (const EventSpan& span : m_capture.rowEvents(row).spans())
+            slices.emplace_back(span.begin, span.end);
     std::sort(slices.begin(), slices.end());
     size_t slice = 0;
     const SlabSource deltas = [&](uint64_t begin, uint64_t count, int64_t* dst) {
@@ -522,6 +525,12 @@ Status writeTemporary(const Capture& capture, const std::string& path, const std
 Status writeCaptureFile(const Capture& capture, const std::string& path,
                         const ProgressRange& progress)
 {
+    // The file stores each row as one span of its event columns (row_events.h).
+    if (!rowsAreOneSpanEach(capture)) {
+        if (auto s = checkRowSpans(capture, path); !s)
+            return s;
+        return writeCaptureFile(*withRowsInOneSpan(capture), path, progress);
+    }
     std::lock_guard lock(hdf5Mutex());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     if (auto s = checkCapture(capture, path); !s)

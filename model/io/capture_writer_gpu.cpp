@@ -38,7 +38,7 @@ Status Writer::gpuTables()
     for (const RegionRow& row : c.rows) {
         if (c.regionKind(row.region) == RegionKind::Cpu)
             continue;
-        for (uint64_t e = row.offset; e < row.offset + row.count; ++e) {
+        for (const uint64_t e : c.rowEvents(row)) {
             const TrackId track = c.trackOfEvent(uint32_t(&row - c.rows.data()), e);
             if (track.valid() && rowOfTrack[track.value] != UINT32_MAX) {
                 placedEvents.push_back(e);

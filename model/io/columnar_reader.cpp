@@ -199,8 +199,9 @@ void decodeDeltas(Capture& capture)
 {
     EventColumns& events = capture.events;
     for (const auto& row : capture.rows) {
-        int64_t* start = events.start.data() + row.offset;
-        int64_t* end = events.end.data() + row.offset;
+        // The reader laid each row out as one span from the file's offsets.
+        int64_t* start = events.start.data() + row.firstEvent;
+        int64_t* end = events.end.data() + row.firstEvent;
         int64_t running = 0;
         bool overflowed = false;
         for (uint64_t i = 0; i < row.count; ++i) {
@@ -330,7 +331,7 @@ Status readColumnar(const H5File& file, Capture& capture, const ProgressRange& p
         row.region = uint32_t(index.regionIds[i]);
         row.rank = int32_t(index.ranks[i]);
         if (!aggregate) {
-            row.offset = index.offsets[i];
+            row.firstEvent = index.offsets[i];
             row.count = index.counts[i];
         }
         if (!index.sourceLines.empty())

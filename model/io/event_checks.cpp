@@ -23,7 +23,7 @@ void checkLaneIds(Capture& capture, const Column<int64_t>& column,
         return;
     for (const auto& row : capture.rows) {
         uint64_t unknown = 0;
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        for (const uint64_t i : capture.rowEvents(row))
             if (column[i] >= 0 && !known.count({row.rank, column[i]}))
                 ++unknown;
         if (unknown)
@@ -42,7 +42,7 @@ void checkEvents(Capture& capture)
     for (const auto& row : capture.rows) {
         uint64_t unclosed = 0;
         int64_t total = 0;
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
             if (events.end[i] < events.start[i])
                 ++unclosed;
             else

@@ -187,12 +187,12 @@ void readGpuTables(const H5File& file, Capture& capture)
         // RegionRow::track); the per-call column GPU work needs now holds it for every call.
         capture.events.track.resize(capture.events.size());
         for (const RegionRow& row : capture.rows)
-            for (uint64_t e = row.offset; e < row.offset + row.count && e < capture.events.size(); ++e)
+            for (const uint64_t e : capture.rowEvents(row))
                 capture.events.track[e] = row.track.value;
     }
     for (const RegionRow& row : capture.rows) // assignTracks left them: mark them unplaced
         if (capture.regionKind(row.region) != RegionKind::Cpu)
-            for (uint64_t e = row.offset; e < row.offset + row.count && e < capture.events.size(); ++e)
+            for (const uint64_t e : capture.rowEvents(row))
                 capture.events.track[e] = TrackId::kNone;
     std::vector<uint32_t> idOf;
     for (const Track& track : tables.tracks)
@@ -205,7 +205,7 @@ void readGpuTables(const H5File& file, Capture& capture)
         const RegionRow& row = capture.rows[r];
         if (capture.regionKind(row.region) == RegionKind::Cpu)
             continue;
-        for (uint64_t e = row.offset; e < row.offset + row.count && e < capture.events.size(); ++e)
+        for (const uint64_t e : capture.rowEvents(row))
             if (capture.events.track[e] == TrackId::kNone || capture.events.track[e] >= capture.tracks.size()) {
                 capture.events.track[e] = gpuDeviceTrack(capture, row.rank, 0).value;
                 if (capture.warnings.empty() || capture.warnings.back().object != kGpu)

@@ -163,7 +163,7 @@ Status readPerRankGroups(const H5File& file, Capture& capture, const ProgressRan
         RegionRow row;
         row.region = it->second;
         row.rank = group.rank;
-        row.offset = offsets[i];
+        row.firstEvent = offsets[i];
         row.count = group.count;
         readRegionAttributes(file, group, capture, row);
         capture.rows.push_back(std::move(row));

@@ -88,7 +88,7 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
         for (; b < kept[item]; ++b)
             row += callsIn(b) > 0;
         if (row < c.rows.size() && durations[item]->calls == c.rows[row].count
-            && c.rows[row].offset == layout.rowBegin[kept[item]]) {
+            && c.rows[row].firstEvent == layout.rowBegin[kept[item]]) {
             c.rowDurations[row] = std::move(durations[item]);
             agreeing.push_back(std::move(committed[item]));
         }

@@ -331,7 +331,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     // events (eventOf, 4 bytes per call) ascend with it nearly everywhere, and its writes go
     // to a few places per GPU row at a time. Every call of the GPU rows, the last ones, is
     // some work's, and only those are.
-    const size_t gpuEvents = firstGpuRow < c.rows.size() ? c.rows[firstGpuRow].offset : order.size();
+    const size_t gpuEvents = firstGpuRow < c.rows.size() ? c.rows[firstGpuRow].firstEvent : order.size();
     auto gpuEventOf = [&](const GpuWork& w) -> std::optional<uint32_t> {
         const uint32_t event = eventOf[w.call];
         return event >= gpuEvents ? std::optional<uint32_t>(event) : std::nullopt;

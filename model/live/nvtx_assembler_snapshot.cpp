@@ -229,8 +229,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             continue;
         RegionRow row;
         row.region = uint32_t(bucket % regions);
-        row.offset = layout.rowBegin[bucket];
-        row.count = layout.rowBegin[bucket + 1] - row.offset;
+        row.firstEvent = layout.rowBegin[bucket];
+        row.count = layout.rowBegin[bucket + 1] - row.firstEvent;
         c.rows.push_back(row);
     }
     c.rowExclusive.assign(c.rows.size(), -1);
@@ -254,7 +254,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     }
     assignTracks(c);
     size_t firstGpuRow = 0;
-    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].offset]].thread != kNoThread)
+    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].firstEvent]].thread != kNoThread)
         ++firstGpuRow;
     finishNestingOrder(c); // before the GPU tables: the GPU time of CPU calls reads the lists
     addGpuTables(c, order, eventOf, firstGpuRow);

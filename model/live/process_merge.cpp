@@ -225,11 +225,15 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
             categories.try_emplace({domain(cat.domain), cat.category},
                                    c.strings.intern(p.strings.text(cat.name)));
 
+        const uint32_t spanBase = uint32_t(c.rowSpans.size());
+        for (const EventSpan& span : p.rowSpans) // the process's columns follow those before it
+            c.rowSpans.push_back({base + span.begin, base + span.end});
         for (const RegionRow& row : p.rows) {
             RegionRow copy = row;
             copy.region = regions[row.region];
             copy.rank = r;
-            copy.offset = base + row.offset;
+            copy.firstEvent = base + row.firstEvent;
+            copy.firstSpan = spanBase + row.firstSpan;
             auto reintern = [&](NameId id) { return c.strings.intern(p.strings.text(id)); };
             copy.sourceFile = reintern(row.sourceFile);
             copy.sourceText = reintern(row.sourceText);
@@ -256,9 +260,10 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
                     c.events.track[base + i] = p.events.track[i] + trackBase;
             else
                 for (const RegionRow& row : p.rows)
-                    for (uint64_t i = row.offset; i < row.offset + row.count && i < n; ++i)
-                        c.events.track[base + i] =
-                            row.track.valid() ? row.track.value + trackBase : TrackId::kNone;
+                    for (const uint64_t i : p.rowEvents(row))
+                        if (i < n)
+                            c.events.track[base + i] =
+                                row.track.valid() ? row.track.value + trackBase : TrackId::kNone;
         }
 
         for (ThreadInfo thread : p.threads) {

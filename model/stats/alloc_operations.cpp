@@ -21,8 +21,8 @@ std::vector<alloc::OperationReport> allocOperations(const Capture& capture)
         if (name.compare(0, prefix.size(), prefix) != 0)
             continue;
         auto& spans = operations[name.substr(prefix.size())];
-        for (uint64_t i = row.offset; i < row.offset + row.count && i < e.size(); ++i)
-            if (e.allocIterations[i] >= 0 && e.allocCounts[i] >= 0 && e.allocBytes[i] >= 0)
+        for (const uint64_t i : capture.rowEvents(row))
+            if (i < e.size() && e.allocIterations[i] >= 0 && e.allocCounts[i] >= 0 && e.allocBytes[i] >= 0)
                 spans.push_back({uint64_t(e.allocIterations[i]), uint64_t(e.allocBytes[i]),
                                  uint64_t(e.allocCounts[i])});
     }

@@ -25,7 +25,7 @@ regionCoverage(const Capture& capture, const std::vector<uint32_t>& rows)
     const auto& e = capture.events;
     for (const uint32_t r : rows) {
         const RegionRow& row = capture.rows[r];
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        for (const uint64_t i : capture.rowEvents(row))
             if (e.end[i] >= e.start[i])
                 byTrack[capture.trackOfEvent(r, i).value].emplace_back(e.start[i], e.end[i]);
     }

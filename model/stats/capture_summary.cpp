@@ -161,7 +161,7 @@ std::vector<ThreadBreakdown> threadBreakdown(const Capture& capture, std::span<c
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
         std::set<int64_t> threads;
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        for (const uint64_t i : capture.rowEvents(row))
             if (const int64_t thread = capture.threadOfEvent(r, i); threadColumn || thread >= 0)
                 threads.insert(thread);
         for (const int64_t thread : threads) {

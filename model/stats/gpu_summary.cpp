@@ -21,7 +21,7 @@ GpuSummary summarizeGpu(const Capture& capture)
         const RegionKind kind = capture.regionKind(row.region);
         if (!isGpuActivity(kind))
             continue;
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
             const Track& track = capture.track(capture.trackOfEvent(r, i));
             StreamActivity& s = streams[{track.device, track.stream}];
             s.device = track.device;

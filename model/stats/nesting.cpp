@@ -49,8 +49,8 @@ void Nester::addListedRuns(std::vector<std::vector<Run>>& runsOfTrack)
 void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsOnTrack) const
 {
     const auto& r = m_capture.rows[row];
-    const uint64_t begin = r.offset, end = r.offset + r.count;
-    if (begin == end)
+    const RowEvents calls = m_capture.rowEvents(r);
+    if (calls.empty())
         return;
     if (!m_listedTrack.empty() && m_capture.nestingOrder.rowListed[row]) {
         out.listedCalls += r.count;
@@ -58,7 +58,11 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
     }
     const bool perCall = !m_events.track.empty();
     auto trackOf = [&](uint64_t i) { return perCall ? m_events.track[i] : r.track.value; };
-    bool simple = true, disjoint = true;
+    // A row held in one span, on one track, in nesting order and all closed is walked where
+    // it lies.
+    const EventSpan span = calls.spans().front();
+    const uint64_t begin = span.begin, end = span.end;
+    bool simple = calls.spans().size() == 1, disjoint = true;
     const uint32_t firstTrack = trackOf(begin);
     for (uint64_t i = begin; i < end && simple; ++i) {
         if (m_events.end[i] < m_events.start[i] || trackOf(i) != firstTrack)
@@ -87,7 +91,7 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
     // allocated once), then sort each list stably. Tracks in ascending order. callsOnTrack
     // counts a track's calls, then holds the track's list, and is left all 0.
     std::vector<uint32_t> tracks;
-    for (uint64_t i = begin; i < end; ++i) {
+    for (const uint64_t i : calls) {
         const uint32_t track = trackOf(i);
         if (listedTrack(track)) {
             ++out.listedCalls;
@@ -109,7 +113,7 @@ void Nester::runsOfRow(uint32_t row, RowRuns& out, std::vector<uint64_t>& callsO
         out.gathered[first + k].reserve(callsOnTrack[tracks[k]]);
         callsOnTrack[tracks[k]] = first + k; // from counts to the track's list
     }
-    for (uint64_t i = begin; i < end; ++i)
+    for (const uint64_t i : calls)
         if (m_events.end[i] >= m_events.start[i] && !listedTrack(trackOf(i)))
             out.gathered[callsOnTrack[trackOf(i)]].push_back(EventIndex(i));
     for (const uint32_t track : tracks)

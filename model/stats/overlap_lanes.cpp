@@ -36,8 +36,9 @@ std::optional<Warning> inferOverlapLanes(Capture& capture)
         events.track.resize(n);
     for (uint32_t r = 0; r < capture.rows.size(); ++r) {
         const RegionRow& row = capture.rows[r];
-        const uint64_t end = std::min<uint64_t>(row.offset + row.count, n);
-        for (uint64_t i = row.offset; i < end; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
+            if (i >= n)
+                break;
             rowOf[i] = r;
             if (!hadPerCallTracks)
                 events.track[i] = row.track.value;

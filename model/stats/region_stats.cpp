@@ -156,25 +156,26 @@ RegionStats statsOfRowDurations(const Capture& capture, std::span<const uint32_t
             continue;
         // The row's first and last closed calls in its order (by start), as the whole
         // computation sees them.
-        const auto& placed = capture.rows[r];
-        const uint64_t begin = placed.offset, end = placed.offset + placed.count;
-        uint64_t first = begin, last = end;
-        while (first < end && events.end[first] < events.start[first])
+        const RowEvents calls = capture.rowEvents(r);
+        const auto closed = [&](uint64_t k) { return events.end[calls[k]] >= events.start[calls[k]]; };
+        uint64_t first = 0, last = calls.size();
+        while (first < last && !closed(first))
             ++first;
-        while (last > first && events.end[last - 1] < events.start[last - 1])
+        while (last > first && !closed(last - 1))
             --last;
-        if (first == end)
+        if (first == last)
             continue; // the durations disagree with the calls; nothing to take first and last from
-        if (events.start[first] < firstStart) {
-            firstStart = events.start[first];
-            stats.first = subtractSaturating(events.end[first], events.start[first]);
+        const uint64_t firstCall = calls[first], lastCall = calls[last - 1];
+        if (events.start[firstCall] < firstStart) {
+            firstStart = events.start[firstCall];
+            stats.first = subtractSaturating(events.end[firstCall], events.start[firstCall]);
         }
         if (row.sums.endMax > lastEnd) {
             lastEnd = row.sums.endMax;
-            stats.last = subtractSaturating(events.end[last - 1], events.start[last - 1]);
+            stats.last = subtractSaturating(events.end[lastCall], events.start[lastCall]);
         }
         if (extrasFromColumns)
-            for (uint64_t i = begin; i < end; ++i)
+            for (const uint64_t i : calls)
                 if (events.end[i] >= events.start[i])
                     extras.add(events, i);
     }
@@ -207,7 +208,7 @@ std::vector<int64_t> closedDurations(const Capture& capture, std::span<const uin
     const auto& events = capture.events;
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        for (const uint64_t i : capture.rowEvents(row))
             if (events.end[i] >= events.start[i] && inThread(capture, r, i, thread))
                 durations.push_back(subtractSaturating(events.end[i], events.start[i]));
     }
@@ -236,7 +237,7 @@ RegionStats computeRegionStats(const Capture& capture, std::span<const uint32_t>
         bool rowHasFirst = false;
         int64_t rowFirstStart = 0, rowFirst = 0, rowLast = 0;
         int64_t rowLastEnd = std::numeric_limits<int64_t>::min();
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
             if (!inThread(capture, r, i, thread))
                 continue;
             ++stats.calls;

@@ -32,8 +32,9 @@ public:
     {
         m_regionOfEvent.resize(capture.events.size(), 0);
         for (const auto& row : capture.rows)
-            for (uint64_t i = 0; i < row.count && row.offset + i < m_regionOfEvent.size(); ++i)
-                m_regionOfEvent[row.offset + i] = row.region;
+            for (const uint64_t i : capture.rowEvents(row))
+                if (i < m_regionOfEvent.size())
+                    m_regionOfEvent[i] = row.region;
         if (filter.mergeLanes)
             m_root = addRoot("all lanes");
     }

@@ -8,9 +8,11 @@ CallSearch::CallSearch(const Capture& capture) : m_capture(capture)
 {
     const auto& start = capture.events.start;
     m_rowSorted.reserve(capture.rows.size());
-    for (const auto& row : capture.rows)
-        m_rowSorted.push_back(std::is_sorted(start.begin() + int64_t(row.offset),
-                                             start.begin() + int64_t(row.offset + row.count)));
+    for (const auto& row : capture.rows) {
+        const RowEvents calls = capture.rowEvents(row);
+        m_rowSorted.push_back(
+            std::is_sorted(calls.begin(), calls.end(), [&](uint64_t a, uint64_t b) { return start[a] < start[b]; }));
+    }
 }
 
 std::optional<uint32_t> CallSearch::step(const std::vector<bool>& regions, int64_t time, uint32_t current,
@@ -31,25 +33,25 @@ std::optional<uint32_t> CallSearch::step(const std::vector<bool>& regions, int64
         const auto& row = m_capture.rows[r];
         if (row.region >= regions.size() || !regions[row.region] || row.count == 0)
             continue;
-        const uint64_t begin = row.offset, end = row.offset + row.count;
+        const RowEvents calls = m_capture.rowEvents(row);
         if (m_rowSorted[r]) {
-            // First call not before (time, current) / last call before it.
-            uint64_t lo = begin, hi = end;
+            // First call not before (time, current) / last call before it (positions in the row).
+            uint64_t lo = 0, hi = calls.size();
             while (lo < hi) {
                 const uint64_t mid = lo + (hi - lo) / 2;
-                if (forward ? !after(mid) : before(mid))
+                if (forward ? !after(calls[mid]) : before(calls[mid]))
                     lo = mid + 1;
                 else
                     hi = mid;
             }
             if (forward) {
-                if (lo < end && better(lo))
-                    best = uint32_t(lo);
-            } else if (lo > begin && better(lo - 1)) {
-                best = uint32_t(lo - 1);
+                if (lo < calls.size() && better(calls[lo]))
+                    best = uint32_t(calls[lo]);
+            } else if (lo > 0 && better(calls[lo - 1])) {
+                best = uint32_t(calls[lo - 1]);
             }
         } else {
-            for (uint64_t e = begin; e < end; ++e)
+            for (const uint64_t e : calls)
                 if ((forward ? after(e) : before(e)) && better(e))
                     best = uint32_t(e);
         }

@@ -86,13 +86,14 @@ PointTracks pointTracks(const Capture& capture)
         if (track != TrackId::kNone)
             points.marked[track] = true;
     }
-    for (const auto& row : capture.rows) {
-        auto it = std::lower_bound(ends.begin(), ends.end(), row.offset,
-                                   [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
-        for (; it != ends.end() && it->event < row.offset + row.count; ++it)
-            if (const uint32_t track = find(row.rank, it->endThread); track != TrackId::kNone)
-                points.endsRanges[track] = true;
-    }
+    for (const auto& row : capture.rows)
+        for (const EventSpan& span : capture.rowEvents(row).spans()) {
+            auto it = std::lower_bound(ends.begin(), ends.end(), span.begin,
+                                       [](const NvtxCrossThreadEnd& end, uint64_t e) { return end.event < e; });
+            for (; it != ends.end() && it->event < span.end; ++it)
+                if (const uint32_t track = find(row.rank, it->endThread); track != TrackId::kNone)
+                    points.endsRanges[track] = true;
+        }
     return points;
 }
 
@@ -278,8 +279,8 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
     if (index->m_begin > index->m_end)
         index->m_begin = index->m_end = 0;
     for (uint32_t r = 0; r < capture.rows.size(); ++r)
-        if (capture.rows[r].count > 0)
-            index->m_rowStarts.emplace_back(capture.rows[r].offset, r);
+        for (const EventSpan& span : capture.rowEvents(r).spans())
+            index->m_rowStarts.emplace_back(span.begin, r);
     std::sort(index->m_rowStarts.begin(), index->m_rowStarts.end());
     // Each flow's end's start is read once and the (start, flow) pairs sorted: a comparison
     // reading both starts through the event index missed the cache nearly every time, and a

@@ -298,7 +298,7 @@ private slots:
         QVERIFY(capture->events.hasAllocations());
         std::map<std::string, std::pair<int64_t, int64_t>> perRange;
         for (const auto& row : capture->rows)
-            for (uint64_t e = row.offset; e < row.offset + row.count; ++e)
+            for (uint64_t e = row.firstEvent; e < row.firstEvent + row.count; ++e)
                 perRange[capture->regionName(row.region)] = {capture->events.allocCounts[e],
                                                              capture->events.allocBytes[e]};
         const std::map<std::string, std::pair<int64_t, int64_t>> expected = {
@@ -342,13 +342,13 @@ private slots:
         // A call's details say what it allocated; a span's, over how many iterations.
         const auto& rows = tab->view()->regionModel()->captureRows(worker);
         const model::RegionRow& workerRow = capture->rows[rows.front()];
-        tab->view()->callDetails()->showCall(uint32_t(workerRow.offset));
+        tab->view()->callDetails()->showCall(uint32_t(workerRow.firstEvent));
         QVERIFY2(tab->view()->callDetails()->plainText().contains("Allocations\n9 (5.166 KiB), directly"),
                  qPrintable(tab->view()->callDetails()->plainText()));
         const auto fill = regionId(*capture, "alloc: fill");
         for (const auto& row : capture->rows)
             if (row.region == fill)
-                tab->view()->callDetails()->showCall(uint32_t(row.offset));
+                tab->view()->callDetails()->showCall(uint32_t(row.firstEvent));
         QVERIFY2(tab->view()->callDetails()->plainText().contains("3 (192 B) over 3 iterations"),
                  qPrintable(tab->view()->callDetails()->plainText()));
         QVERIFY(window.errors.isEmpty());

@@ -79,7 +79,7 @@ std::vector<Call> callsOf(const model::Capture& c, const std::string& region)
     for (uint32_t row = 0; row < c.rows.size(); ++row) {
         if (c.regionName(c.rows[row].region) != region)
             continue;
-        for (uint64_t e = c.rows[row].offset; e < c.rows[row].offset + c.rows[row].count; ++e)
+        for (const uint64_t e : c.rowEvents(row))
             out.push_back({c.events.start[e], c.events.end[e], c.events.hasGpu() ? c.events.gpu[e] : -1, c.threadOfEvent(row, e)});
     }
     std::sort(out.begin(), out.end(), [](const Call& a, const Call& b) { return a.start < b.start; });

@@ -385,7 +385,7 @@ private slots:
         auto regionEvent = [&](const std::string& name, model::RegionKind kind) -> int64_t {
             for (const auto& row : c.rows)
                 if (c.regionName(row.region) == name && c.regionKind(row.region) == kind)
-                    return int64_t(row.offset);
+                    return int64_t(row.firstEvent);
             return -1;
         };
         const int64_t stepEvent = regionEvent("step", model::RegionKind::Cpu);
@@ -513,9 +513,9 @@ private slots:
             uint32_t rowFrom = 0, rowTo = 0;
             for (uint32_t r = 0; r < merged->rows.size(); ++r) {
                 const auto& row = merged->rows[r];
-                if (merged->flows.from(f) >= row.offset && merged->flows.from(f) < row.offset + row.count)
+                if (merged->flows.from(f) >= row.firstEvent && merged->flows.from(f) < row.firstEvent + row.count)
                     rowFrom = r;
-                if (merged->flows.to(f) >= row.offset && merged->flows.to(f) < row.offset + row.count)
+                if (merged->flows.to(f) >= row.firstEvent && merged->flows.to(f) < row.firstEvent + row.count)
                     rowTo = r;
             }
             QCOMPARE(merged->rows[rowFrom].rank, merged->rows[rowTo].rank);
@@ -523,7 +523,7 @@ private slots:
         }
         for (const auto& row : merged->rows)
             if (model::isGpuActivity(merged->regionKind(row.region)))
-                QCOMPARE(merged->track(merged->trackOfEvent(0, row.offset)).kind, model::TrackKind::GpuStream);
+                QCOMPARE(merged->track(merged->trackOfEvent(0, row.firstEvent)).kind, model::TrackKind::GpuStream);
     }
 
     // A stream cut in the middle of a frame opens with what came before the cut.

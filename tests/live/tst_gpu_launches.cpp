@@ -46,7 +46,7 @@ QString gpuTimeDifference(const Capture& c)
             launched[c.flows.from(f)] += e.end[to] >= e.start[to] ? e.end[to] - e.start[to] : 0;
         }
     for (const RegionRow& row : c.rows)
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i) {
             int64_t expected = -1;
             if (c.regionKind(row.region) != RegionKind::Cpu)
                 expected = e.end[i] >= e.start[i] ? e.end[i] - e.start[i] : -1;
@@ -161,7 +161,7 @@ private slots:
             std::vector<std::pair<uint32_t, uint64_t>> out; // (row, event)
             for (uint32_t row = 0; row < c.rows.size(); ++row)
                 if (QString::fromStdString(c.regionName(c.rows[row].region)) == region)
-                    for (uint64_t e = c.rows[row].offset; e < c.rows[row].offset + c.rows[row].count; ++e)
+                    for (const uint64_t e : c.rowEvents(row))
                         out.push_back({row, e});
             return out;
         };
@@ -308,7 +308,7 @@ private slots:
         const RegionRow kernels = c->rows[2];
         for (uint64_t k = 0; k < kernels.count; ++k)
             if (random() % 4)
-                c->flows.add(uint32_t(launches.offset + random() % launches.count), uint32_t(kernels.offset + k),
+                c->flows.add(uint32_t(launches.firstEvent + random() % launches.count), uint32_t(kernels.firstEvent + k),
                              FlowKind::Launch);
         c->flows.finish();
         deriveLaunchGpuTime(*c);
@@ -323,7 +323,7 @@ private slots:
         deriveLaunchGpuTime(partial);
         const QString partialDifference = gpuTimeDifference(partial);
         QVERIFY2(partialDifference.isEmpty(), qPrintable(partialDifference));
-        for (uint64_t k = kernels.offset; k < kernels.offset + kernels.count; ++k)
+        for (uint64_t k = kernels.firstEvent; k < kernels.firstEvent + kernels.count; ++k)
             QCOMPARE(partial.events.gpu[k], int64_t(-1));
     }
 
@@ -367,7 +367,7 @@ private slots:
         // GPU times are durations or -1, never wrapped; the listed step launched kernels.
         int64_t stepGpu = -1;
         for (const RegionRow& row : c->rows)
-            for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+            for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i) {
                 QVERIFY(c->events.gpu[i] >= -1);
                 if (c->regionName(row.region) == "step")
                     stepGpu = std::max(stepGpu, c->events.gpu[i]);

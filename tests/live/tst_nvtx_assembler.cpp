@@ -31,7 +31,7 @@ QStringList calls(const Capture& c, const std::string& name)
     for (const auto& row : c.rows) {
         if (c.regionName(row.region) != name)
             continue;
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+        for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
             out << QStringLiteral("%1-%2").arg(c.events.start[i]).arg(c.events.end[i]);
     }
     return out;
@@ -227,7 +227,7 @@ private slots:
             const int64_t e = c->nvtx.marks[k].enclosingEvent;
             return e < 0 ? std::string("-") : [&] {
                 for (const auto& row : c->rows)
-                    if (uint64_t(e) >= row.offset && uint64_t(e) < row.offset + row.count)
+                    if (uint64_t(e) >= row.firstEvent && uint64_t(e) < row.firstEvent + row.count)
                         return c->regionName(row.region);
                 return std::string("?");
             }();

@@ -105,7 +105,7 @@ void checkRows(const Capture& c, std::map<std::string, std::vector<Fed>> fed)
         const auto& calls = fed.at(c.regionName(row.region));
         QCOMPARE(row.count, uint64_t(calls.size()));
         for (uint64_t k = 0; k < row.count; ++k) {
-            const uint64_t e = row.offset + k;
+            const uint64_t e = row.firstEvent + k;
             const Fed& want = calls[k];
             if (c.events.start[e] != want.start || c.events.end[e] != want.end || c.events.threadIds[e] != want.thread)
                 QFAIL(qPrintable(QStringLiteral("%1 call %2: %3-%4 on thread %5, expected %6-%7 on %8")
@@ -134,7 +134,7 @@ void checkSameLayout(const Capture& kept, const Capture& fresh)
     QCOMPARE(kept.rows.size(), fresh.rows.size());
     for (size_t r = 0; r < kept.rows.size(); ++r) {
         QCOMPARE(kept.rows[r].region, fresh.rows[r].region);
-        QCOMPARE(kept.rows[r].offset, fresh.rows[r].offset);
+        QCOMPARE(kept.rows[r].firstEvent, fresh.rows[r].firstEvent);
         QCOMPARE(kept.rows[r].count, fresh.rows[r].count);
     }
     auto same = [](const auto& x, const auto& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
@@ -427,11 +427,11 @@ private slots:
         uint64_t offset = 0;
         std::set<std::string> seen;
         for (const RegionRow& row : c->rows) {
-            QCOMPARE(row.offset, offset);
+            QCOMPARE(row.firstEvent, offset);
             const std::string name = c->strings.text(c->regionNames[row.region]);
             QVERIFY2(seen.insert(name).second, name.c_str()); // one row per region
             QCOMPARE(row.count, fed[name]);
-            for (uint64_t k = row.offset + 1; k < row.offset + row.count; ++k) {
+            for (uint64_t k = row.firstEvent + 1; k < row.firstEvent + row.count; ++k) {
                 const auto& e = c->events;
                 QVERIFY(e.start[k - 1] < e.start[k] || (e.start[k - 1] == e.start[k] && e.end[k - 1] >= e.end[k]));
             }

@@ -120,7 +120,7 @@ private slots:
         // Rows keep their calls; B's rows point past A's events.
         for (const auto& row : c.rows) {
             const std::string name = c.regionName(row.region);
-            const int64_t start = c.events.start[row.offset];
+            const int64_t start = c.events.start[row.firstEvent];
             if (row.rank == 0)
                 QCOMPARE(start, name == "step" ? int64_t(100) : int64_t(120));
             else
@@ -204,7 +204,7 @@ private slots:
         QCOMPARE(merged->tracks.size(), a->tracks.size() + b->tracks.size());
         QCOMPARE(merged->events.track.size(), merged->events.size());
         for (const RegionRow& row : merged->rows)
-            for (uint64_t e = row.offset; e < row.offset + row.count; ++e)
+            for (uint64_t e = row.firstEvent; e < row.firstEvent + row.count; ++e)
                 QCOMPARE(merged->track(merged->trackOfEvent(0, e)).rank, row.rank);
         QCOMPARE(merged->countedAllocations.size(), size_t(2));
         for (const CountedAllocations& row : merged->countedAllocations) {
@@ -233,7 +233,7 @@ private slots:
         auto withDurations = [](std::shared_ptr<Capture> c) {
             for (const RegionRow& row : c->rows) {
                 std::vector<std::pair<int64_t, int64_t>> calls;
-                for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+                for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
                     calls.emplace_back(c->events.start[i], c->events.end[i]);
                 c->rowDurations.push_back(RowDurations::of(CommittedCalls().with(calls), {}));
             }
@@ -244,9 +244,9 @@ private slots:
         QCOMPARE(merged->rowDurations.size(), merged->rows.size());
         for (size_t r = 0; r < merged->rows.size(); ++r) {
             const Capture& from = merged->rows[r].rank == 0 ? *a : *b;
-            const uint64_t offset = merged->rows[r].offset - (merged->rows[r].rank == 0 ? 0 : a->events.size());
+            const uint64_t offset = merged->rows[r].firstEvent - (merged->rows[r].rank == 0 ? 0 : a->events.size());
             const auto it = std::find_if(from.rows.begin(), from.rows.end(),
-                                         [&](const RegionRow& row) { return row.offset == offset; });
+                                         [&](const RegionRow& row) { return row.firstEvent == offset; });
             QVERIFY(it != from.rows.end());
             QCOMPARE(merged->rowDurations[r], from.rowDurations[size_t(it - from.rows.begin())]);
         }

@@ -167,7 +167,7 @@ private slots:
         QVERIFY(taskOf.count("default") && taskOf.count(kDomainName));
         for (const auto& row : c.rows) {
             const std::string name = c.regionName(row.region);
-            const int64_t task = c.events.taskIds[row.offset];
+            const int64_t task = c.events.taskIds[row.firstEvent];
             if (name == "cross" || name == "start-w" || name == "start-ex")
                 QCOMPARE(task, taskOf["default"]);
             else if (name == "domain-async")
@@ -180,7 +180,7 @@ private slots:
         QCOMPARE(c.nvtx.crossThreadEnds.size(), size_t(1));
         for (const auto& row : c.rows)
             if (c.regionName(row.region) == "cross") {
-                const ThreadInfo* ender = c.thread(row.rank, c.nvtx.endThreadOf(row.offset));
+                const ThreadInfo* ender = c.thread(row.rank, c.nvtx.endThreadOf(row.firstEvent));
                 QVERIFY(ender);
                 QCOMPARE(c.strings.text(ender->name), std::string("worker-0"));
             }
@@ -498,7 +498,7 @@ private slots:
         std::set<std::string> open;
         for (const uint64_t e : c.nvtx.closedAtEnd)
             for (const auto& row : c.rows)
-                if (e >= row.offset && e < row.offset + row.count)
+                if (e >= row.firstEvent && e < row.firstEvent + row.count)
                     open.insert(c.regionName(row.region));
         QCOMPARE(open, (std::set<std::string>{"open-outer", "open-async"}));
     }

@@ -286,12 +286,12 @@ private slots:
         QVERIFY(back);
         QCOMPARE(back->rows.size(), size_t(2));
         QCOMPARE(back->regionKind(back->rows[1].region), model::RegionKind::Kernel);
-        const model::TrackId onTrack = back->trackOfEvent(1, back->rows[1].offset);
+        const model::TrackId onTrack = back->trackOfEvent(1, back->rows[1].firstEvent);
         QVERIFY(onTrack.valid() && onTrack.value < back->tracks.size());
         const model::Track& kernelTrack = back->track(onTrack);
         QCOMPARE(kernelTrack.kind, model::TrackKind::GpuStream);
         QCOMPARE(kernelTrack.stream, int64_t(7));
-        const model::TrackId cpuTrack = back->trackOfEvent(0, back->rows[0].offset);
+        const model::TrackId cpuTrack = back->trackOfEvent(0, back->rows[0].firstEvent);
         QVERIFY(cpuTrack.valid() && cpuTrack.value < back->tracks.size());
         QCOMPARE(back->track(cpuTrack).kind, model::TrackKind::Process);
     }

@@ -312,7 +312,7 @@ solo 1 100 200
         // the second E ends nothing and is counted.
         for (uint32_t r = 0; r < c.rows.size(); ++r) {
             const std::string& name = c.regionName(c.rows[r].region);
-            const uint64_t e = c.rows[r].offset;
+            const uint64_t e = c.rows[r].firstEvent;
             if (name == "outer")
                 QCOMPARE(c.events.start[e], int64_t(1500));
             if (name == "inner")

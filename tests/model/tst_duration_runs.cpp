@@ -103,7 +103,7 @@ private slots:
             for (const RegionRow& row : kept->rows) {
                 auto committed = std::make_shared<const CommittedCalls>();
                 std::vector<std::pair<int64_t, int64_t>> batch, rest;
-                for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+                for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i) {
                     const std::pair<int64_t, int64_t> call{kept->events.start[i], kept->events.end[i]};
                     (random() % 4 == 0 ? rest : batch).push_back(call);
                     if (random() % 16 == 0) {

@@ -227,7 +227,7 @@ private slots:
         // op's work ran on the GPU from 15 µs to 45 µs.
         for (uint32_t r = 0; r < c.rows.size(); ++r)
             if (c.regionName(c.rows[r].region) == "op")
-                QCOMPARE(model::projectedGpuSpan(c, r, uint32_t(c.rows[r].offset)),
+                QCOMPARE(model::projectedGpuSpan(c, r, uint32_t(c.rows[r].firstEvent)),
                          (std::optional<std::pair<int64_t, int64_t>>({15000, 45000})));
         // Kernels are regions of their own kind on their stream's track.
         QCOMPARE(pooled.count("kernel k1"), size_t(1));

@@ -24,8 +24,8 @@ std::string describe(const model::Capture& capture)
         const auto& row = capture.rows[r];
         const std::string label = capture.regionName(row.region) + "@" + std::to_string(row.rank);
         out += label + " depth=";
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
-            out += (i > row.offset ? "," : "") + std::to_string(capture.events.depth[i]);
+        for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
+            out += (i > row.firstEvent ? "," : "") + std::to_string(capture.events.depth[i]);
         out += " excl=" + std::to_string(capture.rowExclusive[r]) + "\n";
     }
     return out;
@@ -197,7 +197,7 @@ child 0 40 60
         for (size_t r = 0; r < capture->rows.size(); ++r) {
             int64_t total = 0;
             const auto& row = capture->rows[r];
-            for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+            for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
                 total += capture->events.end[i] - capture->events.start[i];
             QVERIFY2(capture->rowExclusive[r] >= 0 && capture->rowExclusive[r] <= total,
                      capture->regionName(row.region).c_str());
@@ -205,7 +205,7 @@ child 0 40 60
         // Every compute nests in an iteration of the same lane; all 200 computes keep depth 2.
         for (size_t r = 0; r < capture->rows.size(); ++r)
             if (capture->regionName(capture->rows[r].region).find(".compute") != std::string::npos)
-                for (uint64_t i = capture->rows[r].offset; i < capture->rows[r].offset + capture->rows[r].count; ++i)
+                for (const uint64_t i : capture->rowEvents(r))
                     QCOMPARE(int(capture->events.depth[i]), capture->trackOfEvent(uint32_t(r), i).value == 0 ? 2 : 1);
         QCOMPARE(capture->warnings.size(), size_t(1));
         QVERIFY(capture->warnings[0].message.find("inferred overlap lanes") != std::string::npos);

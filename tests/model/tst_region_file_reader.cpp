@@ -78,9 +78,9 @@ private slots:
         QVERIFY(model::findMetadata(capture.metadata, "scope_profiler_version"));
         // Nesting: solver.run is the root, solver.step its child, solve calls deeper.
         const auto& run = capture.rows[findRow(capture, "solver.run", 0)];
-        QCOMPARE(capture.events.depth[run.offset], uint16_t(0));
+        QCOMPARE(capture.events.depth[run.firstEvent], uint16_t(0));
         const auto& assemble = capture.rows[findRow(capture, "solver.assemble", 0)];
-        QCOMPARE(capture.events.depth[assemble.offset], uint16_t(2));
+        QCOMPARE(capture.events.depth[assemble.firstEvent], uint16_t(2));
     }
 
     void ranksSortNumerically()
@@ -129,12 +129,12 @@ private slots:
         QCOMPARE(write.tags.size(), size_t(2));
         QCOMPARE(capture.strings.text(write.sourceText), std::string("with profile('io/write'):"));
         QVERIFY(capture.events.hasGpu());
-        QCOMPARE(capture.events.gpu[write.offset], int64_t(4));
-        QCOMPARE(capture.events.gpu[write.offset + 1], int64_t(-1));
+        QCOMPARE(capture.events.gpu[write.firstEvent], int64_t(4));
+        QCOMPARE(capture.events.gpu[write.firstEvent + 1], int64_t(-1));
         // Rows without the column are back-filled with "no value".
         const auto& io = capture.rows[findRow(capture, "io", 0)];
-        QCOMPARE(capture.events.gpu[io.offset], int64_t(-1));
-        QCOMPARE(capture.events.depth[write.offset], uint16_t(1));
+        QCOMPARE(capture.events.gpu[io.firstEvent], int64_t(-1));
+        QCOMPARE(capture.events.depth[write.firstEvent], uint16_t(1));
     }
 
     void badRegionAttributesWarnNotFail()

@@ -170,7 +170,7 @@ host 0 70 80 gpu=-1
         model::RegionRow empty;
         empty.region = capture->regionNames.size();
         capture->regionNames.push_back(capture->strings.intern("empty"));
-        empty.offset = capture->events.size();
+        empty.firstEvent = capture->events.size();
         capture->rows.push_back(empty);
         auto summary = summarize(*capture);
         const auto& s = summary->pooled(1);

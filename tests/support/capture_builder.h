@@ -63,7 +63,7 @@ inline std::shared_ptr<model::Capture> buildCapture(const std::string& text)
         model::RegionRow row;
         row.region = it->second;
         row.rank = key.second;
-        row.offset = e.start.size();
+        row.firstEvent = e.start.size();
         row.count = calls[key].size();
         capture->rows.push_back(row);
         for (const auto& call : calls[key]) {

@@ -53,7 +53,7 @@ inline void compareCaptures(const model::Capture& a, const model::Capture& b, bo
         const auto &x = a.rows[i], &y = b.rows[i];
         QCOMPARE(y.region, x.region);
         QCOMPARE(y.rank, x.rank);
-        QCOMPARE(y.offset, x.offset);
+        QCOMPARE(y.firstEvent, x.firstEvent);
         QCOMPARE(y.count, x.count);
         QCOMPARE(b.strings.text(y.sourceFile), a.strings.text(x.sourceFile));
         QCOMPARE(b.strings.text(y.sourceText), a.strings.text(x.sourceText));
@@ -76,7 +76,7 @@ inline void compareCaptures(const model::Capture& a, const model::Capture& b, bo
         } else if (summariesComputed && a.layout != model::StorageLayout::Aggregate) {
             QVERIFY(y.stored.has_value()); // computed by the writer from the calls
             int64_t total = 0;
-            for (uint64_t k = x.offset; k < x.offset + x.count; ++k)
+            for (uint64_t k = x.firstEvent; k < x.firstEvent + x.count; ++k)
                 total += a.events.end[k] - a.events.start[k];
             QCOMPARE(y.stored->total, total);
         }
@@ -164,7 +164,7 @@ inline std::shared_ptr<model::Capture> largeCapture()
         model::RegionRow row;
         row.region = regions[r];
         row.rank = ranks[r];
-        row.offset = offset;
+        row.firstEvent = offset;
         row.count = counts[r];
         offset += counts[r];
         c->rows.push_back(row);

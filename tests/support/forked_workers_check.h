@@ -55,7 +55,7 @@ inline std::string checkForkedWorkers(const model::Capture& c, int workers)
     expect(named, "the category named before the fork has no name");
     for (const auto& row : c.rows)
         if (c.regionName(row.region) == "worker-task")
-            for (uint64_t e = row.offset; e < row.offset + row.count; ++e)
+            for (uint64_t e = row.firstEvent; e < row.firstEvent + row.count; ++e)
                 if (e >= c.nvtx.callCategories.size() || c.nvtx.callCategories[e] != kStepCategory) {
                     problems += "a worker-task call lost its category\n";
                     break;

@@ -53,7 +53,7 @@ inline int64_t firstEventOf(const model::Capture& capture, const std::string& re
 {
     for (const auto& row : capture.rows)
         if (capture.regionName(row.region) == region && row.count > 0)
-            return int64_t(row.offset);
+            return int64_t(row.firstEvent);
     return -1;
 }
 

@@ -76,8 +76,8 @@ void TestRegionTableModel::allocationColumnsOnlyWithAllocations()
     e.allocBytes.assign(e.size(), 0);
     for (const auto& row : withAllocs->rows)
         if (withAllocs->regionName(row.region) == "parse")
-            for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
-                e.allocCounts[i] = i == row.offset ? 3 : 2; // 5 over 2 calls
+            for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i) {
+                e.allocCounts[i] = i == row.firstEvent ? 3 : 2; // 5 over 2 calls
                 e.allocBytes[i] = 1024 * 1024;             // 1 MiB each
             }
     const Snapshot snapshot = summarize(withAllocs);
@@ -257,7 +257,7 @@ void TestRegionTableModel::summaryOnlyShowsDashes()
     capture->events = {};
     int64_t total = 1000;
     for (auto& row : capture->rows) {
-        row.offset = row.count = 0;
+        row.firstEvent = row.count = 0;
         row.aggregate = model::AggregateStats{4, total, 100, 400, total / 2};
         total += 1000;
     }

@@ -221,7 +221,7 @@ private slots:
         view.zoom()->fit();
         const int tickRow = findRow(capture, "worker.tick", 0);
         QVERIFY(tickRow >= 0);
-        const auto tick = uint32_t(capture.rows[size_t(tickRow)].offset + 2500);
+        const auto tick = uint32_t(capture.rows[size_t(tickRow)].firstEvent + 2500);
         const auto pxOf = [&](uint32_t e) {
             return double(capture.events.end[e] - capture.events.start[e]) * 800.0 / double(view.zoom()->span());
         };
@@ -232,7 +232,7 @@ private slots:
 
         view.zoom()->fit();
         const int loopRow = findRow(capture, "main.loop", 0);
-        const auto loop = uint32_t(capture.rows[size_t(loopRow)].offset + 10);
+        const auto loop = uint32_t(capture.rows[size_t(loopRow)].firstEvent + 10);
         const int64_t before = view.zoom()->span();
         view.selectEvent(loop, true); // 90 µs of a 3 ms run: already about 24 px wide
         QCOMPARE(view.zoom()->span(), before);

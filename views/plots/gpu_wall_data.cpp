@@ -46,7 +46,7 @@ GpuWallPoints gpuWallPoints(const model::Capture& capture, std::span<const uint3
     int64_t lowest = 0, highest = 0;
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
             if (!usable(i))
                 continue;
             ++result.calls;
@@ -75,7 +75,7 @@ GpuWallPoints gpuWallPoints(const model::Capture& capture, std::span<const uint3
     result.points.reserve(thin ? std::min<uint64_t>(result.calls, 1u << 16) : result.calls);
     for (const uint32_t r : rows) {
         const auto& row = capture.rows[r];
-        for (uint64_t i = row.offset; i < row.offset + row.count; ++i) {
+        for (const uint64_t i : capture.rowEvents(row)) {
             if (!usable(i))
                 continue;
             const GpuWallPoint point{uint32_t(i), events.end[i] - events.start[i], events.gpu[i]};

@@ -101,7 +101,7 @@ bool writeGpuCallsCsv(const QString& path, const model::Capture& capture,
                 return;
             for (const uint32_t r : rows) {
                 const auto& row = capture.rows[r];
-                for (uint64_t i = row.offset; i < row.offset + row.count; ++i)
+                for (const uint64_t i : capture.rowEvents(row))
                     if (events.end[i] >= events.start[i] && events.gpu[i] >= 0)
                         out << qulonglong(i) << ',' << row.rank << ','
                             << qlonglong(events.end[i] - events.start[i]) << ','

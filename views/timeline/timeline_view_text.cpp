@@ -108,7 +108,8 @@ QString TimelineView::describeItem(const model::DrawItem& item) const
     if (const int64_t endThread = capture.nvtx.endThreadOf(item.event); endThread >= 0)
         text += tr("<br>ended by another thread: %1")
                     .arg(threadText(row.rank, endThread).toHtmlEscaped());
-    text += tr("<br>depth %1 · call %L2 of %L3").arg(item.depth).arg(qulonglong(item.event - row.offset + 1)).arg(qulonglong(row.count));
+    const uint64_t position = capture.rowEvents(row).positionOf(item.event).value_or(0);
+    text += tr("<br>depth %1 · call %L2 of %L3").arg(item.depth).arg(qulonglong(position + 1)).arg(qulonglong(row.count));
     text += QStringLiteral("<br>%1").arg(QString::fromStdString(lane.title).toHtmlEscaped());
     return text;
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <tuple>
 #include <set>
 
 namespace spanscope::model::io {
@@ -219,14 +220,18 @@ void Exporter::writeCall(uint32_t event, uint32_t region, const Place& place, ch
 void Exporter::writeCalls()
 {
     const auto& e = m_c.events;
-    const size_t n = e.size();
-    // Calls grouped by track, each track by (start asc, end desc): async tracks must list
-    // their begins and ends in nesting order.
-    std::vector<uint32_t> trackOfCall(n);
-    for (uint32_t i = 0; i < n; ++i)
-        trackOfCall[i] = trackOf(i).value;
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
+    // The rows' calls (events no row holds are no calls: row_events.h), grouped by track,
+    // each track by (start asc, end desc): async tracks must list their begins and ends in
+    // nesting order.
+    std::vector<uint32_t> trackOfCall(e.size(), TrackId::kNone);
+    std::vector<uint32_t> order;
+    for (uint32_t r = 0; r < m_c.rows.size(); ++r)
+        for (const uint64_t i : m_c.rowEvents(r))
+            if (i < e.size()) {
+                trackOfCall[i] = trackOf(uint32_t(i)).value;
+                order.push_back(uint32_t(i));
+            }
+    const size_t n = order.size();
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         if (trackOfCall[a] != trackOfCall[b])
             return trackOfCall[a] < trackOfCall[b];
@@ -276,7 +281,17 @@ void Exporter::writeFlows()
 {
     const auto& f = m_c.flows;
     const auto& e = m_c.events;
-    for (size_t i = 0; i < f.size(); ++i) {
+    // In time order (the table's is by event index, which says nothing about the trace):
+    // the same calls give the same trace however the capture holds them.
+    std::vector<size_t> order(f.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    auto key = [&](size_t row) {
+        return std::tuple(e.start[f.from(row)], e.start[f.to(row)], trackOf(f.from(row)).value,
+                          trackOf(f.to(row)).value, e.end[f.from(row)], e.end[f.to(row)], int(f.kind(row)));
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+    for (size_t k = 0; k < order.size(); ++k) {
+        const size_t i = order[k];
         const Place& from = m_places[trackOf(f.from(i)).value];
         const Place& to = m_places[trackOf(f.to(i)).value];
         if (from.async || to.async)
@@ -288,7 +303,7 @@ void Exporter::writeFlows()
             const Place& place = start ? from : to;
             std::string& b = line();
             b += start ? "{\"ph\": \"s\"" : "{\"ph\": \"f\", \"bp\": \"e\"";
-            b += ", \"id\": " + std::to_string(i + 1) + ", \"cat\": \"" + cat + "\", \"name\": \"" +
+            b += ", \"id\": " + std::to_string(k + 1) + ", \"cat\": \"" + cat + "\", \"name\": \"" +
                  cat + "\"";
             b += ", \"pid\": " + std::to_string(place.pid) +
                  ", \"tid\": " + std::to_string(place.tid) + ", \"ts\": ";
@@ -398,9 +413,9 @@ bool Exporter::run()
     planTracks();
     m_rowOfEvent.assign(m_c.events.size(), 0);
     for (uint32_t r = 0; r < m_c.rows.size(); ++r)
-        for (uint64_t i = m_c.rows[r].offset;
-             i < m_c.rows[r].offset + m_c.rows[r].count && i < m_rowOfEvent.size(); ++i)
-            m_rowOfEvent[i] = r;
+        for (const uint64_t i : m_c.rowEvents(r))
+            if (i < m_rowOfEvent.size())
+                m_rowOfEvent[i] = r;
     m_regionLaunches.assign(m_c.regionNames.size(), false);
     for (size_t i = 0; i < m_c.flows.size(); ++i)
         if (m_c.flows.kind(i) == FlowKind::Launch) {

@@ -246,7 +246,7 @@ void TraceBuilder::layOut()
              last = order.begin() + int64_t(offsets[row + 1]);
         if (!std::is_sorted(first, last, before))
             std::stable_sort(first, last, before);
-        m_c.rows[row].offset = offsets[row];
+        m_c.rows[row].firstEvent = offsets[row];
         m_c.rows[row].count = offsets[row + 1] - offsets[row];
     }
 
@@ -271,7 +271,7 @@ void TraceBuilder::layOut()
         m_eventOfSlice[i] = uint32_t(k);
     }
     for (auto& row : m_c.rows)
-        row.track = row.count ? TrackId{e.track[row.offset]} : TrackId{processTrack(row.rank)};
+        row.track = row.count ? TrackId{e.track[m_c.rowEvents(row).front()]} : TrackId{processTrack(row.rank)};
     for (const RowSource& source : m_r.rowSources) {
         const auto kind = regionKindFromName(source.kind).value_or(RegionKind::Cpu);
         for (auto& row : m_c.rows) {

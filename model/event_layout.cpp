@@ -1,0 +1,121 @@
+#include "event_layout.h"
+
+#include <algorithm>
+
+namespace spanscope::model {
+
+namespace {
+
+template <typename T>
+void moveColumn(Column<T>& column, const std::vector<uint32_t>& newIndexOf, uint64_t newSize)
+{
+    if (column.empty())
+        return;
+    Column<T> moved(newSize);
+    std::fill(moved.begin(), moved.end(), T{});
+    const uint64_t n = std::min<uint64_t>(column.size(), newIndexOf.size());
+    for (uint64_t i = 0; i < n; ++i)
+        if (newIndexOf[i] != kDroppedEvent)
+            moved[newIndexOf[i]] = column[i];
+    column = std::move(moved);
+}
+
+GpuActivityTable movedActivities(const GpuActivityTable& table, const std::vector<uint32_t>& newIndexOf)
+{
+    GpuActivityTable moved;
+    for (size_t row = 0; row < table.size(); ++row) {
+        const uint32_t event = table.event(row) < newIndexOf.size() ? newIndexOf[table.event(row)] : kDroppedEvent;
+        if (event == kDroppedEvent)
+            continue;
+        if (const auto shape = table.kernelShape(row))
+            moved.addKernel(event, table.correlation(row), table.context(row), *shape);
+        else if (const auto bytes = table.copyBytes(row))
+            moved.addCopy(event, table.correlation(row), table.context(row), *bytes, table.copyKind(row));
+        else
+            moved.addOther(event, table.correlation(row), table.context(row));
+    }
+    moved.finish();
+    return moved;
+}
+
+FlowTable movedFlows(const FlowTable& flows, const std::vector<uint32_t>& newIndexOf)
+{
+    FlowTable moved;
+    auto map = [&](uint32_t e) { return e < newIndexOf.size() ? newIndexOf[e] : kDroppedEvent; };
+    for (size_t row = 0; row < flows.size(); ++row)
+        if (const uint32_t from = map(flows.from(row)), to = map(flows.to(row));
+            from != kDroppedEvent && to != kDroppedEvent)
+            moved.add(from, to, flows.kind(row));
+    moved.finish();
+    return moved;
+}
+
+} // namespace
+
+void moveEvents(Capture& capture, const std::vector<uint32_t>& newIndexOf, uint64_t newSize)
+{
+    EventColumns& e = capture.events;
+    moveColumn(e.start, newIndexOf, newSize);
+    moveColumn(e.end, newIndexOf, newSize);
+    for (const auto& optional : kOptionalEventColumns)
+        moveColumn(e.*optional.member, newIndexOf, newSize);
+    moveColumn(e.track, newIndexOf, newSize);
+    moveColumn(e.args, newIndexOf, newSize);
+    moveColumn(e.depth, newIndexOf, newSize);
+
+    NvtxTables& nvtx = capture.nvtx;
+    moveColumn(nvtx.callDomains, newIndexOf, newSize);
+    moveColumn(nvtx.callCategories, newIndexOf, newSize);
+    auto map = [&](uint64_t event) { return event < newIndexOf.size() ? newIndexOf[event] : kDroppedEvent; };
+    std::vector<uint64_t> closedAtEnd;
+    for (const uint64_t event : nvtx.closedAtEnd)
+        if (const uint32_t moved = map(event); moved != kDroppedEvent)
+            closedAtEnd.push_back(moved);
+    std::sort(closedAtEnd.begin(), closedAtEnd.end());
+    nvtx.closedAtEnd = std::move(closedAtEnd);
+    std::vector<NvtxCrossThreadEnd> crossThreadEnds;
+    for (NvtxCrossThreadEnd end : nvtx.crossThreadEnds)
+        if (const uint32_t moved = map(end.event); moved != kDroppedEvent) {
+            end.event = moved;
+            crossThreadEnds.push_back(end);
+        }
+    std::sort(crossThreadEnds.begin(), crossThreadEnds.end(),
+              [](const NvtxCrossThreadEnd& a, const NvtxCrossThreadEnd& b) { return a.event < b.event; });
+    nvtx.crossThreadEnds = std::move(crossThreadEnds);
+    for (NvtxMark& mark : nvtx.marks)
+        if (mark.enclosingEvent >= 0) {
+            const uint32_t moved = map(uint64_t(mark.enclosingEvent));
+            mark.enclosingEvent = moved == kDroppedEvent ? -1 : int64_t(moved);
+        }
+
+    capture.gpuActivities = movedActivities(capture.gpuActivities, newIndexOf);
+    capture.flows = movedFlows(capture.flows, newIndexOf);
+    capture.nestingOrder = {};
+}
+
+bool rowsAreOneSpanEach(const Capture& capture)
+{
+    return std::all_of(capture.rows.begin(), capture.rows.end(),
+                       [](const RegionRow& row) { return row.spanCount == 0; });
+}
+
+std::shared_ptr<Capture> withRowsInOneSpan(const Capture& capture)
+{
+    auto copy = std::make_shared<Capture>(capture);
+    std::vector<uint32_t> newIndexOf(capture.events.size(), kDroppedEvent);
+    uint64_t next = 0;
+    for (RegionRow& row : copy->rows) {
+        const uint64_t first = next;
+        for (const uint64_t e : capture.rowEvents(row))
+            if (e < newIndexOf.size())
+                newIndexOf[e] = uint32_t(next++);
+        row.firstEvent = first;
+        row.count = next - first;
+        row.firstSpan = row.spanCount = 0;
+    }
+    copy->rowSpans.clear();
+    moveEvents(*copy, newIndexOf, next);
+    return copy;
+}
+
+} // namespace spanscope::model
