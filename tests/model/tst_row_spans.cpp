@@ -7,6 +7,7 @@
 #include "model/event_layout.h"
 #include "model/io/capture_writer.h"
 #include "model/io/chrome/chrome_trace_writer.h"
+#include "model/live/process_merge.h"
 #include "model/stats/span_tree.h"
 #include "model/timeline/call_search.h"
 #include "support/capture_builder.h"
@@ -278,6 +279,38 @@ private slots:
             std::ofstream("/tmp/row_spans_spread.json") << exportedY;
         }
         QVERIFY(exportedY == exportedX);
+    }
+
+    void mergedProcessesKeepEveryRowsSpans()
+    {
+        // Two processes of one job with their rows spread (differently): each row of the
+        // merged capture holds the calls of its process's row, with what names them by index.
+        const auto laid = readFile(dataFile("pytorch-h200/collector-h200.sps"));
+        const auto both = live::mergeProcesses({{11, laid}, {22, laid}});
+        const auto mixed = live::mergeProcesses({{11, spreadRows(*laid, 3)}, {22, spreadRows(*laid, 5)}});
+        QVERIFY(!rowsAreOneSpanEach(*mixed));
+        QCOMPARE(mixed->rows.size(), both->rows.size());
+        QCOMPARE(mixed->callCount(), both->callCount());
+        const std::vector<uint32_t> to = sameCalls(*both, *mixed);
+        QVERIFY(!to.empty());
+        for (uint32_t r = 0; r < both->rows.size(); ++r) {
+            QCOMPARE(mixed->rows[r].rank, both->rows[r].rank);
+            for (const uint64_t e : both->rowEvents(r)) {
+                QCOMPARE(mixed->events.start[to[e]], both->events.start[e]);
+                QCOMPARE(mixed->events.end[to[e]], both->events.end[e]);
+                QCOMPARE(mixed->events.threadIds[to[e]], both->events.threadIds[e]);
+                QCOMPARE(mixed->trackOfEvent(r, to[e]).value, both->trackOfEvent(r, e).value);
+                QCOMPARE(mixed->nvtx.domainOf(to[e]), both->nvtx.domainOf(e));
+            }
+        }
+        QCOMPARE(mixed->flows.size(), both->flows.size());
+        std::multiset<std::pair<uint32_t, uint32_t>> flows;
+        for (size_t i = 0; i < both->flows.size(); ++i)
+            flows.emplace(to[both->flows.from(i)], to[both->flows.to(i)]);
+        for (size_t i = 0; i < mixed->flows.size(); ++i)
+            QVERIFY(flows.count({mixed->flows.from(i), mixed->flows.to(i)}));
+        const LoadedCapture a = analysed(both), b = analysed(mixed);
+        QCOMPARE(summaryDifference(*b.summary, *a.summary), QString());
     }
 
     void savingLaysEveryRowOutInOneSpan()
