@@ -12,6 +12,7 @@
 #include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
 #include "support/screenshots.h"
+#include "support/spread_rows.h"
 
 #include <QApplication>
 #include <QKeyEvent>
@@ -344,6 +345,29 @@ private slots:
         QCOMPARE(view.measurement()->contents.calls, uint64_t(4)); // flush, tick, tick, main
         QCOMPARE(view.measurement()->contents.listedCalls.size(), size_t(4));
         saveScreenshot(view, "timeline-measure");
+    }
+
+    // A call's tooltip gives its place in its row wherever the row holds it: here rows
+    // spread over several spans of the columns, with events between them no row holds.
+    void aCallsTooltipGivesItsPlaceInItsRow()
+    {
+        std::string text;
+        for (int i = 0; i < 30; ++i)
+            text += "step 0 " + std::to_string(i * 1000) + " " + std::to_string(i * 1000 + 800) + " thread=1\n";
+        for (int i = 0; i < 10; ++i)
+            text += "io 0 " + std::to_string(i * 3000 + 100) + " " + std::to_string(i * 3000 + 300) + " thread=1\n";
+        auto capture = spreadRows(*buildCapture(text), 4);
+        QCOMPARE(capture->regionName(capture->rows[0].region), std::string("step"));
+        views::TimelineView view;
+        QVERIFY(showCapture(view, capture, QSize(1600, 300)));
+        const uint64_t tenth = capture->rowEvents(0)[9];
+        const auto& list = view.drawList();
+        const auto item = std::find_if(list.items.begin(), list.items.end(), [&](const model::DrawItem& i) {
+            return i.kind == model::DrawKind::Call && i.event == tenth;
+        });
+        QVERIFY(item != list.items.end());
+        const QString tip = view.toolTipAt(QPoint(int(item->x0) + 2, item->y + 2));
+        QVERIFY2(tip.contains(QStringLiteral("call %L1 of %L2").arg(10).arg(30)), qPrintable(tip));
     }
 
     // Regions shown together get colours far apart (the pairs the issue found alike among
