@@ -72,7 +72,6 @@ std::string regionFileLoses(const Capture& capture)
     return text;
 }
 
-// Everything the readers would reject, found before any file is touched.
 Status checkRowSpans(const Capture& capture, const std::string& path)
 {
     for (size_t i = 0; i < capture.rows.size(); ++i) {
@@ -98,6 +97,7 @@ Status checkRowSpans(const Capture& capture, const std::string& path)
     return Ok{};
 }
 
+// Everything the readers would reject, found before any file is touched.
 Status checkCapture(const Capture& capture, const std::string& path)
 {
     if (auto s = checkRowSpans(capture, path); !s)

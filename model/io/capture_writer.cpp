@@ -5,7 +5,6 @@
 #include "capture_writer.h"
 
 #include "../event_layout.h"
-
 #include "../stats/saturating.h"
 #include "capture_file_checks.h"
 #include "capture_file_writer.h"

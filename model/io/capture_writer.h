@@ -26,7 +26,9 @@ constexpr uint64_t kCompressEventsFrom = 16384;
 // Columnar and per-rank captures are written as storage_layout "columnar", aggregate ones
 // as "aggregate". Holds hdf5Mutex() for the whole write. Runs on the calling thread (a
 // worker); reports progress and honours cancellation through `progress`. Memory beyond
-// the capture: one slab (8 MiB) per event column being written, plus the index columns.
+// the capture: one slab (8 MiB) per event column being written, plus the index columns;
+// a capture whose rows are held in several spans of its columns (row_events.h) is laid out
+// again first, into a copy (a file keeps each row as one span).
 Status writeCaptureFile(const Capture& capture, const std::string& path,
                         const ProgressRange& progress = {nullptr, 0, 1});
 

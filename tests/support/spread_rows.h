@@ -11,7 +11,8 @@
 
 namespace spanscope::testing {
 
-// `piece` calls per span; every row's first span is after some other row's.
+// `piece` calls per span; the rows' spans interleave (a different row first each round),
+// and event 0 and the event after each span are held by no row.
 inline std::shared_ptr<model::Capture> spreadRows(const model::Capture& original, uint64_t piece = 3)
 {
     using namespace model;
