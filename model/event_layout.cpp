@@ -20,36 +20,6 @@ void moveColumn(Column<T>& column, const std::vector<uint32_t>& newIndexOf, uint
     column = std::move(moved);
 }
 
-GpuActivityTable movedActivities(const GpuActivityTable& table, const std::vector<uint32_t>& newIndexOf)
-{
-    GpuActivityTable moved;
-    for (size_t row = 0; row < table.size(); ++row) {
-        const uint32_t event = table.event(row) < newIndexOf.size() ? newIndexOf[table.event(row)] : kDroppedEvent;
-        if (event == kDroppedEvent)
-            continue;
-        if (const auto shape = table.kernelShape(row))
-            moved.addKernel(event, table.correlation(row), table.context(row), *shape);
-        else if (const auto bytes = table.copyBytes(row))
-            moved.addCopy(event, table.correlation(row), table.context(row), *bytes, table.copyKind(row));
-        else
-            moved.addOther(event, table.correlation(row), table.context(row));
-    }
-    moved.finish();
-    return moved;
-}
-
-FlowTable movedFlows(const FlowTable& flows, const std::vector<uint32_t>& newIndexOf)
-{
-    FlowTable moved;
-    auto map = [&](uint32_t e) { return e < newIndexOf.size() ? newIndexOf[e] : kDroppedEvent; };
-    for (size_t row = 0; row < flows.size(); ++row)
-        if (const uint32_t from = map(flows.from(row)), to = map(flows.to(row));
-            from != kDroppedEvent && to != kDroppedEvent)
-            moved.add(from, to, flows.kind(row));
-    moved.finish();
-    return moved;
-}
-
 } // namespace
 
 void moveEvents(Capture& capture, const std::vector<uint32_t>& newIndexOf, uint64_t newSize)
@@ -88,8 +58,9 @@ void moveEvents(Capture& capture, const std::vector<uint32_t>& newIndexOf, uint6
             mark.enclosingEvent = moved == kDroppedEvent ? -1 : int64_t(moved);
         }
 
-    capture.gpuActivities = movedActivities(capture.gpuActivities, newIndexOf);
-    capture.flows = movedFlows(capture.flows, newIndexOf);
+    static_assert(kDroppedEvent == UINT32_MAX, "the tables' finish() leaves out events mapped to UINT32_MAX");
+    capture.gpuActivities.finish(&newIndexOf);
+    capture.flows.finish(&newIndexOf);
     capture.nestingOrder = {};
 }
 

@@ -32,28 +32,20 @@ struct EventSpan
 class EventSpans
 {
 public:
-    explicit EventSpans(EventSpan single) : m_single(single), m_many(&m_single, single.size() ? 1 : 0) {}
+    explicit EventSpans(EventSpan single) : m_single(single) {}
     explicit EventSpans(std::span<const EventSpan> many) : m_many(many) {}
-    EventSpans(const EventSpans& other) { *this = other; }
-    EventSpans& operator=(const EventSpans& other)
-    {
-        m_single = other.m_single;
-        m_many = other.m_many.data() == &other.m_single ? std::span<const EventSpan>(&m_single, other.m_many.size())
-                                                          : other.m_many;
-        return *this;
-    }
 
-    const EventSpan* begin() const { return m_many.data(); }
-    const EventSpan* end() const { return m_many.data() + m_many.size(); }
-    size_t size() const { return m_many.size(); }
-    bool empty() const { return m_many.empty(); }
-    const EventSpan& operator[](size_t i) const { return m_many[i]; }
-    const EventSpan& front() const { return m_many.front(); }
-    const EventSpan& back() const { return m_many.back(); }
+    const EventSpan* begin() const { return m_many.empty() ? &m_single : m_many.data(); }
+    const EventSpan* end() const { return begin() + size(); }
+    size_t size() const { return m_many.empty() ? (m_single.size() ? 1 : 0) : m_many.size(); }
+    bool empty() const { return size() == 0; }
+    const EventSpan& operator[](size_t i) const { return begin()[i]; }
+    const EventSpan& front() const { return *begin(); }
+    const EventSpan& back() const { return end()[-1]; }
 
 private:
-    EventSpan m_single;
-    std::span<const EventSpan> m_many;
+    EventSpan m_single;                // a one-span row's span
+    std::span<const EventSpan> m_many; // else the row's spans (never empty then)
 };
 
 class RowEvents

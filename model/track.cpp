@@ -241,7 +241,7 @@ void assignTracks(Capture& capture)
         uint32_t lastTrack = TrackId::kNone;
         for (const uint64_t i : capture.rowEvents(row)) {
             if (i >= events.size())
-                break;
+                continue;
             const int64_t task = events.hasTasks() ? events.taskIds[i] : -1;
             const int64_t thread = events.hasThreads() ? events.threadIds[i] : -1;
             if (task != lastTask || thread != lastThread || lastTrack == TrackId::kNone) {

@@ -117,9 +117,22 @@ void GpuActivityTable::addOther(uint32_t event, uint64_t correlation, uint32_t c
 
 void GpuActivityTable::finish(const std::vector<uint32_t>* newIndexOf)
 {
-    if (newIndexOf)
-        for (auto& e : m_event)
-            e = (*newIndexOf)[e];
+    if (newIndexOf) {
+        size_t kept = 0;
+        for (size_t i = 0; i < m_event.size(); ++i) {
+            const uint32_t e = m_event[i] < newIndexOf->size() ? (*newIndexOf)[m_event[i]] : UINT32_MAX;
+            if (e == UINT32_MAX)
+                continue; // its event left out: the row goes with it (its detail stays unnamed)
+            m_event[kept] = e;
+            m_correlation[kept] = m_correlation[i];
+            m_context[kept] = m_context[i];
+            m_detail[kept++] = m_detail[i];
+        }
+        m_event.resize(kept);
+        m_correlation.resize(kept);
+        m_context.resize(kept);
+        m_detail.resize(kept);
+    }
     // Grown by push_back: give back what doubling reserved.
     m_event.shrink_to_fit();
     m_correlation.shrink_to_fit();

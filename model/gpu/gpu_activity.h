@@ -60,7 +60,9 @@ public:
     void setOther(size_t row, uint32_t event, uint64_t correlation, uint32_t context);
 
     // Sorts rows by event and maps event indices through `newIndexOf` (old -> new) when
-    // given: importers add activities before they lay the events out.
+    // given: importers add activities before they lay the events out, and moving a
+    // finished table's events calls it again. A row whose event maps to UINT32_MAX or
+    // past its size (an event left out) is left out.
     void finish(const std::vector<uint32_t>* newIndexOf = nullptr);
 
     size_t size() const { return m_event.size(); }

@@ -38,7 +38,7 @@ std::optional<Warning> inferOverlapLanes(Capture& capture)
         const RegionRow& row = capture.rows[r];
         for (const uint64_t i : capture.rowEvents(row)) {
             if (i >= n)
-                break;
+                continue;
             rowOf[i] = r;
             if (!hadPerCallTracks)
                 events.track[i] = row.track.value;

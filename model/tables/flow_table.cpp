@@ -27,12 +27,22 @@ void FlowTable::add(uint32_t from, uint32_t to, FlowKind kind)
 
 void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
 {
-    const size_t n = m_from.size();
-    if (newIndexOf)
-        for (size_t i = 0; i < n; ++i) {
-            m_from[i] = (*newIndexOf)[m_from[i]];
-            m_to[i] = (*newIndexOf)[m_to[i]];
+    if (newIndexOf) {
+        auto map = [&](uint32_t e) { return e < newIndexOf->size() ? (*newIndexOf)[e] : UINT32_MAX; };
+        size_t kept = 0;
+        for (size_t i = 0; i < m_from.size(); ++i) {
+            const uint32_t from = map(m_from[i]), to = map(m_to[i]);
+            if (from == UINT32_MAX || to == UINT32_MAX)
+                continue; // an end left out: the flow goes with it
+            m_from[kept] = from;
+            m_to[kept] = to;
+            m_kind[kept++] = m_kind[i];
         }
+        m_from.resize(kept);
+        m_to.resize(kept);
+        m_kind.resize(kept);
+    }
+    const size_t n = m_from.size();
     // Sorted by (from, to), ties in the order added; then the rows by `to`, ties by row.
     // Each sort runs over keys made once (a CUDA job's live update sorts millions of launch
     // flows: comparisons that read the columns through row numbers missed the cache).

@@ -22,8 +22,10 @@ class FlowTable
 {
 public:
     void add(uint32_t from, uint32_t to, FlowKind kind);
-    // Maps event indices through `newIndexOf` (old -> new) when given, sorts rows by
-    // (from, to) and indexes them by `to`. Call once, after the last add().
+    // Maps event indices through `newIndexOf` (old -> new) when given, leaving out the
+    // flows with an end mapped to UINT32_MAX or past its size (an event left out), sorts
+    // rows by (from, to) and indexes them by `to`. Call after the last add(); again to
+    // move the events of a finished table.
     void finish(const std::vector<uint32_t>* newIndexOf = nullptr);
 
     size_t size() const { return m_from.size(); }

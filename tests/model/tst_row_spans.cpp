@@ -334,6 +334,33 @@ private slots:
         QCOMPARE(uint64_t(laid->events.size()), next);
     }
 
+    // Moving events takes what names them along; an event left out takes its flows, GPU
+    // row and marks' reference with it.
+    void eventsLeftOutTakeWhatNamesThemWithThem()
+    {
+        auto c = buildCapture("launch 0 0 10\nlaunch 0 20 30\nkernel 0 5 8\nkernel 0 25 28\n");
+        c->flows.add(0, 2, FlowKind::Launch);
+        c->flows.add(1, 3, FlowKind::Launch);
+        c->flows.finish();
+        c->gpuActivities.addKernel(2, 7, 1, KernelLaunchShape{});
+        c->gpuActivities.addCopy(3, 8, 1, 4096, CopyKind::HostToDevice);
+        c->gpuActivities.finish();
+        c->nvtx.marks.push_back({6, 0, 0, 0, c->strings.intern("m"), 1, 0});
+        // Event 1 left out; the others reversed.
+        moveEvents(*c, {2, kDroppedEvent, 1, 0}, 3);
+        QCOMPARE(toVector(c->events.start), (std::vector<int64_t>{25, 5, 0}));
+        QCOMPARE(c->flows.size(), size_t(1));
+        QCOMPARE(c->flows.from(0), 2u);
+        QCOMPARE(c->flows.to(0), 1u);
+        QCOMPARE(c->flows.incoming(1).size(), size_t(1));
+        QCOMPARE(c->gpuActivities.size(), size_t(2));
+        QCOMPARE(c->gpuActivities.event(0), 0u); // in event order
+        QCOMPARE(c->gpuActivities.copyBytes(0), std::optional<uint64_t>(4096));
+        QCOMPARE(c->gpuActivities.event(1), 1u);
+        QVERIFY(c->gpuActivities.kernelShape(1).has_value());
+        QCOMPARE(c->nvtx.marks[0].enclosingEvent, int64_t(-1));
+    }
+
     void badSpansAreRefusedWhenSaved()
     {
         QTemporaryDir dir;

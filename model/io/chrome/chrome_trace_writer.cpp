@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <numeric>
 #include <tuple>
 #include <set>
 
@@ -283,15 +282,17 @@ void Exporter::writeFlows()
     const auto& e = m_c.events;
     // In time order (the table's is by event index, which says nothing about the trace):
     // the same calls give the same trace however the capture holds them.
-    std::vector<size_t> order(f.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    auto key = [&](size_t row) {
-        return std::tuple(e.start[f.from(row)], e.start[f.to(row)], trackOf(f.from(row)).value,
-                          trackOf(f.to(row)).value, e.end[f.from(row)], e.end[f.to(row)], int(f.kind(row)));
-    };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+    // Each flow's key is read once (a CUDA job has millions of launch flows, and reading
+    // the columns through event indices in every comparison misses the cache).
+    using Key = std::tuple<int64_t, int64_t, uint32_t, uint32_t, int64_t, int64_t, int>;
+    std::vector<std::pair<Key, size_t>> order(f.size());
+    for (size_t row = 0; row < f.size(); ++row)
+        order[row] = {Key(e.start[f.from(row)], e.start[f.to(row)], trackOf(f.from(row)).value,
+                          trackOf(f.to(row)).value, e.end[f.from(row)], e.end[f.to(row)], int(f.kind(row))),
+                      row};
+    std::sort(order.begin(), order.end());
     for (size_t k = 0; k < order.size(); ++k) {
-        const size_t i = order[k];
+        const size_t i = order[k].second;
         const Place& from = m_places[trackOf(f.from(i)).value];
         const Place& to = m_places[trackOf(f.to(i)).value];
         if (from.async || to.async)
