@@ -115,12 +115,13 @@ public:
 
     // Where the previous snapshot of one assembler put each call, kept by whoever takes
     // snapshots of it in turn (JobAssembler, for live updates; one snapshot at a time per
-    // memo): the next snapshot of the same assembler, or of a later copy of it, keeps the
-    // order of every call that was closed then and places only the calls that arrived or
-    // were still open since (nvtx_assembler_relayout.cpp). A memo of another assembler, of
-    // a later state or from before the clock was calibrated is not used (the snapshot lays
-    // everything out); it is then replaced, unless it is of a later state of this one. It
-    // holds the order it describes: 4 bytes per call.
+    // memo): the next snapshot of the same assembler, or of a later copy of it, leaves every
+    // call that was closed then where it was and appends the others
+    // (nvtx_assembler_append_layout.cpp).
+    // A memo of another assembler, of a later state or from before the clock was
+    // calibrated is not used (the snapshot lays everything out); it is then replaced,
+    // unless it is of a later state of this one. It holds the order it describes: 4 bytes
+    // per event.
     struct LayoutMemo
     {
         uint64_t lineage = 0;  // m_lineage of the assembler it describes
@@ -130,7 +131,10 @@ public:
         uint32_t regions = 0;  // regions then (the bucket numbering, see Layout)
         int64_t lastNs = 0;    // the shown end of the calls open then
         std::shared_ptr<const Column<uint32_t>> order; // Layout::order
-        Column<uint64_t> rowBegin;                     // Layout::rowBegin
+        // Layout::callsBefore, spanBegin, spans and holes.
+        Column<uint64_t> callsBefore, spanBegin;
+        Column<EventSpan> spans;
+        uint64_t holes = 0;
         std::vector<uint64_t> openEvents; // events (ascending) of the calls open then
         uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
         // (bucket, its calls closed then, counted and their durations kept: see
@@ -247,27 +251,39 @@ private:
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
     uint32_t regionOfKind(std::string_view name, RegionKind kind);
     // Where a snapshot puts each call: rows by region, CPU calls first; within a row by
-    // start, then shown end descending, then arrival (nvtx_assembler_layout.cpp).
+    // start, then shown end descending, then arrival (nvtx_assembler_layout.cpp). A row is
+    // held in one span of the event columns when laid out afresh; laid out from a memo, the
+    // calls closed then stay where they were and the others are appended, so it may be held
+    // in several (nvtx_assembler_append_layout.cpp).
     struct Layout
     {
-        // event -> call: event k is call order[k]. Shared with the memo of the next layout.
+        // event -> call: event k holds call order[k]. An event no row holds (a call's place
+        // in an earlier snapshot, left behind) keeps the call it held. Shared with the memo
+        // of the next layout.
         std::shared_ptr<Column<uint32_t>> order;
-        // The events of bucket b are [rowBegin[b], rowBegin[b + 1]): bucket r < R holds
-        // the CPU calls of region r, bucket R + r its GPU work (R regions).
-        Column<uint64_t> rowBegin; // a column: with a region per range it is tens of MiB
-        bool fromMemo = false; // made by relayout()
-        // relayout(): the calls placed anew (arrived since the memo, or open then) as
+        // The calls counted per bucket, summed: bucket b holds callsBefore[b + 1] -
+        // callsBefore[b] calls. Bucket r < R holds the CPU calls of region r, bucket R + r
+        // its GPU work (R regions). Columns: with a region per range they are tens of MiB.
+        Column<uint64_t> callsBefore;
+        // Bucket b's calls in order: spans[spanBegin[b], spanBegin[b + 1]), each non-empty.
+        Column<uint64_t> spanBegin;
+        Column<EventSpan> spans;
+        uint64_t holes = 0;    // events no row holds
+        bool fromMemo = false; // made by appendLayout()
+        // appendLayout(): the calls placed anew (arrived since the memo, or open then) as
         // (bucket, call), by bucket.
         std::vector<std::pair<uint32_t, uint32_t>> placed;
     };
     Layout layout(int64_t lastNs, const LayoutMemo* memo) const;
-    // The calls counted per bucket, as Layout::rowBegin.
-    Column<uint64_t> rowBegins() const;
-    // Every call sorted into place (nvtx_assembler_layout.cpp).
+    // The calls counted per bucket, as Layout::callsBefore.
+    Column<uint64_t> callsPerBucket() const;
+    // Every call sorted into place, a bucket in one span (nvtx_assembler_layout.cpp).
     Layout layoutAll(int64_t lastNs) const;
-    // The memo's order kept, the calls that changed since merged in; nullopt where the memo
-    // does not describe an earlier state of these calls (nvtx_assembler_relayout.cpp).
-    std::optional<Layout> relayout(int64_t lastNs, const LayoutMemo& memo) const;
+    // The memo's calls closed then kept where they are, the others appended; nullopt where
+    // the memo does not describe an earlier state of these calls, or where so much of the
+    // columns would be left behind, or the rows cut in so many spans, that laying out afresh
+    // pays (nvtx_assembler_append_layout.cpp).
+    std::optional<Layout> appendLayout(int64_t lastNs, const LayoutMemo& memo) const;
     // The committed calls (closed: they never change again) of the large buckets, from the
     // memo's where `layout` was made from it, else none; and their rows' durations into
     // c.rowDurations (nvtx_assembler_durations.cpp). c's events, rows and closedAtEnd are
@@ -456,8 +472,8 @@ private:
     };
     // Sizes c.nestingOrder's columns for the listed threads' calls, every CPU row listed
     // until place() finds a call of it off the lists; c's rows are not made yet:
-    // `rowBegin` is Layout::rowBegin.
-    NestingLists nestingLists(Capture& c, const Column<uint64_t>& rowBegin) const;
+    // `callsBefore` is Layout::callsBefore.
+    NestingLists nestingLists(Capture& c, const Column<uint64_t>& callsBefore) const;
     // Writes the listed threads' CUDA calls into c.nestingOrder; `eventOf`: call -> event.
     void placeCudaCalls(Capture& c, const NestingLists& lists, const Column<uint32_t>& eventOf) const;
     // The rest of c.nestingOrder once its columns are filled and the tracks assigned.

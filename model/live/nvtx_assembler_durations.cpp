@@ -22,10 +22,10 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
     if (!layout.fromMemo || !memo)
         return {};
     const auto regions = uint32_t(m_regionNames.size());
-    const size_t buckets = layout.rowBegin.size() - 1;
-    auto callsIn = [&](size_t b) { return layout.rowBegin[b + 1] - layout.rowBegin[b]; };
+    const size_t buckets = layout.callsBefore.size() - 1;
+    auto callsIn = [&](size_t b) { return layout.callsBefore[b + 1] - layout.callsBefore[b]; };
     // The memo's committed calls of bucket b (its numbering follows the region count then,
-    // as in relayout()), or null.
+    // as in appendLayout()), or null.
     auto committedBefore = [&](uint32_t b) -> std::shared_ptr<const CommittedCalls> {
         const uint32_t region = b < regions ? b : b - regions;
         if (region >= memo->regions)
@@ -61,12 +61,15 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
         std::shared_ptr<const CommittedCalls> before = committedBefore(b);
         if (!before) {
             before = kNone;
-            auto open = std::lower_bound(openEvents.begin(), openEvents.end(), layout.rowBegin[b]);
             commit.reserve(callsIn(b));
-            for (uint64_t k = layout.rowBegin[b]; k < layout.rowBegin[b + 1]; ++k) {
-                const bool isOpen = open != openEvents.end() && *open == k;
-                open += isOpen;
-                (isOpen ? rest : commit).push_back(span(k));
+            for (uint64_t s = layout.spanBegin[b]; s < layout.spanBegin[b + 1]; ++s) {
+                const EventSpan held = layout.spans[s];
+                auto open = std::lower_bound(openEvents.begin(), openEvents.end(), held.begin);
+                for (uint64_t k = held.begin; k < held.end; ++k) {
+                    const bool isOpen = open != openEvents.end() && *open == k;
+                    open += isOpen;
+                    (isOpen ? rest : commit).push_back(span(k));
+                }
             }
         } else {
             auto placed = std::lower_bound(layout.placed.begin(), layout.placed.end(),
@@ -88,7 +91,7 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
         for (; b < kept[item]; ++b)
             row += callsIn(b) > 0;
         if (row < c.rows.size() && durations[item]->calls == c.rows[row].count
-            && c.rows[row].firstEvent == layout.rowBegin[kept[item]]) {
+            && c.rows[row].firstEvent == layout.spans[layout.spanBegin[kept[item]]].begin) {
             c.rowDurations[row] = std::move(durations[item]);
             agreeing.push_back(std::move(committed[item]));
         }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <tuple>
 
 namespace spanscope::model::live {
@@ -17,6 +18,38 @@ namespace spanscope::model::live {
 using namespace protocol;
 
 namespace {
+
+// A bit per event; once countRanks() has run, rank(e) counts the bits set before event e.
+class EventBits
+{
+public:
+    explicit EventBits(size_t events) : m_words((events + 63) / 64, 0) {}
+    // Sets the bits of events [begin, end).
+    void set(uint64_t begin, uint64_t end)
+    {
+        for (uint64_t e = begin; e < end && e / 64 < m_words.size();) {
+            const uint64_t bit = e % 64, count = std::min<uint64_t>(64 - bit, end - e);
+            m_words[e / 64] |= (count == 64 ? ~uint64_t(0) : ((uint64_t(1) << count) - 1)) << bit;
+            e += count;
+        }
+    }
+    bool test(uint64_t e) const { return e / 64 < m_words.size() && (m_words[e / 64] >> (e % 64)) & 1; }
+    void countRanks()
+    {
+        m_before.assign(m_words.size() + 1, 0);
+        for (size_t w = 0; w < m_words.size(); ++w)
+            m_before[w + 1] = m_before[w] + uint64_t(std::popcount(m_words[w]));
+    }
+    uint64_t ones() const { return m_before.back(); }
+    uint64_t rank(uint64_t e) const
+    {
+        return m_before[e / 64] + uint64_t(std::popcount(m_words[e / 64] & ((uint64_t(1) << (e % 64)) - 1)));
+    }
+
+private:
+    std::vector<uint64_t> m_words;
+    std::vector<uint64_t> m_before; // bits set in the words before each
+};
 
 int64_t clampNs(int64_t ns)
 {
@@ -328,19 +361,23 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     // GPU work is read in arrival order, never through its events: the calls of the GPU
     // rows are spread over the call table (48 bytes each), and reading each one's through
     // the layout cost a cache miss per kernel (a fifth of a CUDA job's update). The work's
-    // events (eventOf, 4 bytes per call) ascend with it nearly everywhere, and its writes go
-    // to a few places per GPU row at a time. Every call of the GPU rows, the last ones, is
-    // some work's, and only those are.
-    const size_t gpuEvents = firstGpuRow < c.rows.size() ? c.rows[firstGpuRow].firstEvent : order.size();
+    // events (eventOf, 4 bytes per call) ascend with it nearly everywhere. Every call of
+    // the GPU rows (the last rows) is some work's, and only those are: which events they
+    // hold is a bit per event (their spans may lie anywhere among the CPU rows' once rows
+    // grow by appending).
+    const size_t events = order.size();
+    EventBits gpuRowEvents(events);
+    for (size_t r = firstGpuRow; r < c.rows.size(); ++r)
+        for (const EventSpan& span : c.rowEvents(uint32_t(r)).spans())
+            gpuRowEvents.set(span.begin, span.end);
     auto gpuEventOf = [&](const GpuWork& w) -> std::optional<uint32_t> {
         const uint32_t event = eventOf[w.call];
-        return event >= gpuEvents ? std::optional<uint32_t>(event) : std::nullopt;
+        return gpuRowEvents.test(event) ? std::optional<uint32_t>(event) : std::nullopt;
     };
     // The activity table is in event order: each activity's row is the number of
-    // activities among the GPU events before it. This pass flags them (rowOf[event + 1],
-    // relative to the first GPU event); summed below, then rows are placed in arrival order.
-    Column<uint32_t> rowOf(order.size() - gpuEvents + 1);
-    std::fill(rowOf.begin(), rowOf.end(), 0);
+    // activities before its event. This pass flags them; counted below, then rows are
+    // placed in arrival order.
+    EventBits activities(events);
     for (const GpuWork& w : m_gpuWork) {
         const auto event = gpuEventOf(w);
         if (!event)
@@ -351,7 +388,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         case GpuWorkKind::Memcpy:
         case GpuWorkKind::Memset:
             e.track[*event] = gpuTrack(w.device, stream, 0).value;
-            rowOf[*event - gpuEvents + 1] = 1;
+            activities.set(*event, *event + 1);
             break;
         case GpuWorkKind::Sync:
             e.track[*event] = gpuTrack(w.device, stream, 1).value;
@@ -391,9 +428,8 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
                 launchOf.offer(w.correlation, eventOf[w.call], w.detail == uint32_t(CudaApiKind::Runtime));
     if (windows)
         e.args.resize(e.size(), ArgsRef::kNone);
-    for (size_t i = 1; i < rowOf.size(); ++i)
-        rowOf[i] += rowOf[i - 1];
-    c.gpuActivities.resize(rowOf.back(), copies);
+    activities.countRanks();
+    c.gpuActivities.resize(activities.ones(), copies);
     std::vector<KernelLaunchShape> shapes;
     shapes.reserve(m_kernelShapes.size());
     for (const KernelLaunchShape& shape : m_kernelShapes)
@@ -403,7 +439,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         const auto event = gpuEventOf(w);
         if (!event)
             continue;
-        const size_t row = rowOf[*event - gpuEvents];
+        const size_t row = activities.rank(*event);
         switch (w.kind) {
         case GpuWorkKind::Kernel:
             c.gpuActivities.setKernel(row, *event, w.correlation, w.context, w.detail);

@@ -12,12 +12,12 @@ namespace spanscope::model::live {
 NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs, const LayoutMemo* memo) const
 {
     if (memo && canRelayout(*memo))
-        if (auto kept = relayout(lastNs, *memo))
+        if (auto kept = appendLayout(lastNs, *memo))
             return std::move(*kept);
     return layoutAll(lastNs);
 }
 
-Column<uint64_t> NvtxAssembler::rowBegins() const
+Column<uint64_t> NvtxAssembler::callsPerBucket() const
 {
     const auto regions = uint32_t(m_regionNames.size());
     Column<uint64_t> rowBegin(2 * size_t(regions) + 1, 0);
@@ -39,7 +39,7 @@ NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
     const size_t n = m_calls.size();
     const auto regions = uint32_t(m_regionNames.size());
     auto rowOf = [&](const Call& call) { return (call.thread == kNoThread ? regions : 0u) + call.region; };
-    Column<uint64_t> rowBegin = rowBegins();
+    Column<uint64_t> rowBegin = callsPerBucket();
     struct Key
     {
         int64_t start;
@@ -131,10 +131,22 @@ NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
     else
         for (size_t item = 0; item < rows.size(); ++item)
             sortRow(item, 0);
-    Layout layout{std::make_shared<Column<uint32_t>>(n), std::move(rowBegin), false, {}};
+    Layout layout;
+    layout.order = std::make_shared<Column<uint32_t>>(n);
     Column<uint32_t>& order = *layout.order;
     for (size_t k = 0; k < n; ++k)
         order[k] = keys[k].call;
+    // A span per bucket that holds calls.
+    const size_t buckets = rowBegin.size() - 1;
+    layout.spanBegin.resize(buckets + 1);
+    layout.spans.reserve(buckets);
+    for (size_t b = 0; b < buckets; ++b) {
+        layout.spanBegin[b] = layout.spans.size();
+        if (rowBegin[b + 1] != rowBegin[b])
+            layout.spans.push_back({rowBegin[b], rowBegin[b + 1]});
+    }
+    layout.spanBegin[buckets] = layout.spans.size();
+    layout.callsBefore = std::move(rowBegin);
     return layout;
 }
 

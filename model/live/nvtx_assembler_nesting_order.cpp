@@ -10,7 +10,7 @@
 
 namespace spanscope::model::live {
 
-NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column<uint64_t>& rowBegin) const
+NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column<uint64_t>& callsBefore) const
 {
     NestingLists lists;
     lists.base.assign(m_threads.size(), NestingLists::kNotListed);
@@ -24,13 +24,13 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column
     }
     if (total == 0)
         return lists;
-    // CPU rows come first, one per region with calls, in region order (Layout::rowBegin).
+    // CPU rows come first, one per region with calls, in region order (Layout::callsBefore).
     const size_t regions = m_regionNames.size();
     lists.rowOfRegion.resize(regions);
     std::fill(lists.rowOfRegion.begin(), lists.rowOfRegion.end(), UINT32_MAX);
     uint32_t rows = 0;
     for (size_t region = 0; region < regions; ++region)
-        if (rowBegin[region + 1] != rowBegin[region])
+        if (callsBefore[region + 1] != callsBefore[region])
             lists.rowOfRegion[region] = rows++;
     c.nestingOrder.rowListed.assign(rows, 1);
     c.nestingOrder.events.resize(total);

@@ -132,40 +132,75 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
-    const Layout layout = this->layout(last, memo);
+    Layout layout = this->layout(last, memo);
     const Column<uint32_t>& order = *layout.order;
-    const size_t n = order.size();
+    const size_t n = m_calls.size();
+    const size_t events = order.size(); // n, and the events no row holds (Layout::holes)
     auto& e = c.events;
-    e.start.resize(n);
-    e.end.resize(n);
-    e.threadIds.resize(n);
+    e.start.resize(events);
+    e.end.resize(events);
+    e.threadIds.resize(events);
     // Task ids only where a call is async (a start/end range): otherwise every one is -1,
     // which an absent column says for 8 bytes less per call and snapshot.
     if (!taskOfCall.empty())
-        e.taskIds.resize(n);
+        e.taskIds.resize(events);
     // The NVTX per-call columns only where some call is not in the default domain or has
     // a category (NvtxTables: empty means 0 for every call).
     const bool perCallDomains =
         m_callDomains.size() > 1 || (m_callDomains.size() == 1 && m_callDomains.begin()->first != 0);
     if (perCallDomains)
-        c.nvtx.callDomains.resize(n);
+        c.nvtx.callDomains.resize(events);
     if (m_sawCategory)
-        c.nvtx.callCategories.resize(n);
+        c.nvtx.callCategories.resize(events);
     if (m_sawAllocations) {
-        e.allocCounts.resize(n);
-        e.allocBytes.resize(n);
+        e.allocCounts.resize(events);
+        e.allocBytes.resize(events);
     }
     if (m_sawAllocSpans)
-        e.allocIterations.resize(n);
-    // Both passes run on both cores, in blocks. Every call is laid out (order is a
-    // permutation), so eventOf needs no initial value.
+        e.allocIterations.resize(events);
+    // Call i's values written to event k: its own event, or one it held in an earlier
+    // snapshot (no row holds those; they are written all the same, as nothing in the
+    // columns is left undefined).
+    auto write = [&](size_t i, uint64_t k) {
+        const Call& call = m_calls[i];
+        e.start[k] = call.start;
+        e.end[k] = endOf(call);
+        e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
+        if (!taskOfCall.empty())
+            e.taskIds[k] = taskOfCall[i];
+        if (perCallDomains)
+            c.nvtx.callDomains[k] = call.domain;
+        if (m_sawCategory)
+            c.nvtx.callCategories[k] = call.category;
+        // Start/end ranges are not a thread's: nothing is attributed to them.
+        if (m_sawAllocations || m_sawAllocSpans) {
+            const CallAllocations counted = allocationsOf(i);
+            if (m_sawAllocations) {
+                const bool attributed = !call.async || call.allocSpan;
+                e.allocCounts[k] = attributed ? clampToInt64(counted.allocations) : -1;
+                e.allocBytes[k] = attributed ? clampToInt64(counted.bytes) : -1;
+            }
+            if (m_sawAllocSpans)
+                e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
+        }
+    };
+    // Both passes run on both cores, in blocks.
     constexpr size_t kBlock = kParallelMinimumCalls; // one block: the calling thread alone
     const size_t blockCount = (n + kBlock - 1) / kBlock;
-    const NestingLists nesting = nestingLists(c, layout.rowBegin);
+    const NestingLists nesting = nestingLists(c, layout.callsBefore);
+    // The rows' spans in the order of the columns: eventOf is written block by block of
+    // events, and the events no row holds lie between them.
+    std::vector<EventSpan> held(layout.spans.begin(), layout.spans.end());
+    if (layout.fromMemo)
+        std::sort(held.begin(), held.end(), [](const EventSpan& a, const EventSpan& b) { return a.begin < b.begin; });
     Column<uint32_t> eventOf(n); // fewer fresh pages than 8 bytes; calls are counted in uint32_t
-    shareOut(blockCount, [&](size_t block, int) {
-        for (size_t k = block * kBlock, end = std::min(n, k + kBlock); k < end; ++k)
-            eventOf[order[k]] = uint32_t(k);
+    const size_t eventBlocks = (events + kBlock - 1) / kBlock;
+    shareOut(eventBlocks, [&](size_t block, int) {
+        const uint64_t from = block * kBlock, to = std::min<uint64_t>(events, from + kBlock);
+        auto s = std::upper_bound(held.begin(), held.end(), from, [](uint64_t k, const EventSpan& x) { return k < x.end; });
+        for (; s != held.end() && s->begin < to; ++s)
+            for (uint64_t k = std::max(from, s->begin), end = std::min(to, s->end); k < end; ++k)
+                eventOf[order[k]] = uint32_t(k);
     });
     // The calls are read in arrival order and their values scattered to their events: the
     // call table streams through once, and the writes go to a few places per row at a time
@@ -183,26 +218,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         for (size_t i = first; i < end; ++i) {
             const Call& call = m_calls[i];
             const uint64_t k = eventOf[i];
-            e.start[k] = call.start;
-            e.end[k] = endOf(call);
-            e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
-            if (!taskOfCall.empty())
-                e.taskIds[k] = taskOfCall[i];
-            if (perCallDomains)
-                c.nvtx.callDomains[k] = call.domain;
-            if (m_sawCategory)
-                c.nvtx.callCategories[k] = call.category;
-            // Start/end ranges are not a thread's: nothing is attributed to them.
-            if (m_sawAllocations || m_sawAllocSpans) {
-                const CallAllocations counted = allocationsOf(i);
-                if (m_sawAllocations) {
-                    const bool attributed = !call.async || call.allocSpan;
-                    e.allocCounts[k] = attributed ? clampToInt64(counted.allocations) : -1;
-                    e.allocBytes[k] = attributed ? clampToInt64(counted.bytes) : -1;
-                }
-                if (m_sawAllocSpans)
-                    e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
-            }
+            write(i, k);
             nesting.place(call, uint32_t(k), c.nestingOrder);
             if (call.open)
                 lists.closedAtEnd.push_back(k);
@@ -210,6 +226,17 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
         }
     });
+    // The events no row holds: between the held spans.
+    if (layout.holes > 0) {
+        uint64_t k = 0;
+        for (const EventSpan& s : held) {
+            for (; k < s.begin; ++k)
+                write(order[k], k);
+            k = s.end;
+        }
+        for (; k < events; ++k)
+            write(order[k], k);
+    }
     placeCudaCalls(c, nesting, eventOf);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
@@ -219,28 +246,55 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     std::sort(c.nvtx.closedAtEnd.begin(), c.nvtx.closedAtEnd.end());
     std::sort(c.nvtx.crossThreadEnds.begin(), c.nvtx.crossThreadEnds.end(),
               [](const NvtxCrossThreadEnd& a, const NvtxCrossThreadEnd& b) { return a.event < b.event; });
+    // A row per bucket that holds calls, in bucket order: CPU rows, then GPU rows.
     const auto regions = uint32_t(m_regionNames.size());
-    size_t rowCount = 0;
-    for (size_t bucket = 0; bucket + 1 < layout.rowBegin.size(); ++bucket)
-        rowCount += layout.rowBegin[bucket + 1] != layout.rowBegin[bucket];
+    const size_t buckets = layout.callsBefore.size() - 1;
+    size_t rowCount = 0, firstGpuRow = SIZE_MAX;
+    for (size_t bucket = 0; bucket < buckets; ++bucket)
+        rowCount += layout.spanBegin[bucket + 1] != layout.spanBegin[bucket];
     c.rows.reserve(rowCount);
-    for (size_t bucket = 0; bucket + 1 < layout.rowBegin.size(); ++bucket) {
-        if (layout.rowBegin[bucket + 1] == layout.rowBegin[bucket])
+    for (size_t bucket = 0; bucket < buckets; ++bucket) {
+        const uint64_t firstSpan = layout.spanBegin[bucket], spanCount = layout.spanBegin[bucket + 1] - firstSpan;
+        if (spanCount == 0)
             continue;
+        if (bucket >= regions && firstGpuRow == SIZE_MAX)
+            firstGpuRow = c.rows.size();
         RegionRow row;
         row.region = uint32_t(bucket % regions);
-        row.firstEvent = layout.rowBegin[bucket];
-        row.count = layout.rowBegin[bucket + 1] - row.firstEvent;
+        row.firstEvent = layout.spans[firstSpan].begin;
+        row.count = layout.callsBefore[bucket + 1] - layout.callsBefore[bucket];
+        if (spanCount > 1) {
+            row.firstSpan = uint32_t(c.rowSpans.size());
+            row.spanCount = uint32_t(spanCount);
+            c.rowSpans.insert(c.rowSpans.end(), layout.spans.begin() + int64_t(firstSpan),
+                              layout.spans.begin() + int64_t(firstSpan + spanCount));
+        }
         c.rows.push_back(row);
     }
+    if (firstGpuRow == SIZE_MAX)
+        firstGpuRow = c.rows.size();
     c.rowExclusive.assign(c.rows.size(), -1);
     auto committed = addRowDurations(c, layout, memo, eventOf);
     // The next snapshot starts from this layout, unless the memo is of a later state.
-    if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits))
-        *memo = LayoutMemo{m_lineage,       m_edits,     m_rewrites, n, uint32_t(m_regionNames.size()),
-                           last,            layout.order, layout.rowBegin, c.nvtx.closedAtEnd,
-                           layout.fromMemo ? memo->relayouts + 1 : 0, std::move(committed),
-                           std::move(names)};
+    if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits)) {
+        LayoutMemo next;
+        next.lineage = m_lineage;
+        next.edits = m_edits;
+        next.rewrites = m_rewrites;
+        next.calls = n;
+        next.regions = regions;
+        next.lastNs = last;
+        next.order = layout.order;
+        next.callsBefore = std::move(layout.callsBefore);
+        next.spanBegin = std::move(layout.spanBegin);
+        next.spans = std::move(layout.spans);
+        next.holes = layout.holes;
+        next.openEvents = c.nvtx.closedAtEnd;
+        next.relayouts = layout.fromMemo ? memo->relayouts + 1 : 0;
+        next.committed = std::move(committed);
+        next.regionNames = std::move(names);
+        *memo = std::move(next);
+    }
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
@@ -253,9 +307,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
     assignTracks(c);
-    size_t firstGpuRow = 0;
-    while (firstGpuRow < c.rows.size() && m_calls[order[c.rows[firstGpuRow].firstEvent]].thread != kNoThread)
-        ++firstGpuRow;
     finishNestingOrder(c); // before the GPU tables: the GPU time of CPU calls reads the lists
     addGpuTables(c, order, eventOf, firstGpuRow);
     if (m_sawAllocations)

@@ -315,7 +315,7 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
     if (capture.ranks.size() < size_t(capture.numRanks))
         out << capture.ranks.size() << " of ";
     out << capture.numRanks << (capture.numRanks == 1 ? " rank" : " ranks") << ", "
-        << capture.regionNames.size() << (capture.regionNames.size() == 1 ? " region, " : " regions, ") << capture.events.size() << " calls\n";
+        << capture.regionNames.size() << (capture.regionNames.size() == 1 ? " region, " : " regions, ") << capture.callCount() << " calls\n";
     if (!capture.eventDataAvailable)
         out << "  summary-only file: no per-call data, percentiles and std unavailable\n";
     for (const auto& warning : capture.warnings)

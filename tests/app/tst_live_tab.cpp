@@ -155,7 +155,7 @@ private slots:
         for (int phase = 1; phase <= kPhases; ++phase) {
             const size_t ranges = size_t(phase * kPhaseRanges);
             QVERIFY2(QTest::qWaitFor([tab, ranges] {
-                         return tab->view() && tab->view()->capture() && tab->view()->capture()->events.size() == ranges;
+                         return tab->view() && tab->view()->capture() && tab->view()->capture()->callCount() == ranges;
                      }, kJobTimeoutMs),
                      qPrintable(QString("phase %1 never showed").arg(phase)));
             QVERIFY(tab->updatesShown() >= phase);
@@ -165,7 +165,7 @@ private slots:
             }
         }
         QVERIFY(waitUntilOver(tab));
-        QCOMPARE(tab->view()->capture()->events.size(), size_t(kPhases * kPhaseRanges));
+        QCOMPARE(tab->view()->capture()->callCount(), size_t(kPhases * kPhaseRanges));
         QVERIFY(window.errors.isEmpty());
     }
 
@@ -275,7 +275,7 @@ private slots:
         app::LiveTab* tab = window.launchJob(spec);
         QVERIFY(tab);
         QVERIFY(waitUntilOver(tab));
-        QCOMPARE(tab->view()->capture()->events.size(), size_t(300000));
+        QCOMPARE(tab->view()->capture()->callCount(), size_t(300000));
         QTRY_VERIFY_WITH_TIMEOUT(tab->outputView()->toPlainText().contains("lossless queue peaked at"), kJobTimeoutMs);
         QVERIFY(window.errors.isEmpty());
     }

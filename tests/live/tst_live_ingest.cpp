@@ -178,7 +178,7 @@ private slots:
         uint64_t previous = 0;
         int growing = 0;
         for (const auto& u : updates.all()) {
-            const uint64_t calls = u->loaded.capture->events.size();
+            const uint64_t calls = u->loaded.capture->callCount();
             QVERIFY2(calls >= previous, "a later update shows fewer ranges");
             QCOMPARE(uint64_t(calls), u->counts.calls);
             growing += !u->final && calls > previous ? 1 : 0;
@@ -209,7 +209,7 @@ private slots:
         for (int phase = 1; phase <= kPhases; ++phase) {
             const uint64_t ranges = uint64_t(phase * kPhaseRanges);
             const auto update = updates.waitFor([ranges](const live::LiveUpdate& u) {
-                return !u.final && u.loaded.capture->events.size() == ranges;
+                return !u.final && u.loaded.capture->callCount() == ranges;
             });
             QVERIFY2(update, qPrintable(QString("phase %1 never showed").arg(phase)));
             seen.push_back(update);
@@ -220,9 +220,9 @@ private slots:
         ingest->jobExited();
         const auto final = updates.waitFinal();
         QVERIFY(final);
-        QCOMPARE(final->loaded.capture->events.size(), size_t(kPhases * kPhaseRanges));
+        QCOMPARE(final->loaded.capture->callCount(), size_t(kPhases * kPhaseRanges));
         for (size_t i = 1; i < seen.size(); ++i)
-            QVERIFY(seen[i]->loaded.capture->events.size() > seen[i - 1]->loaded.capture->events.size());
+            QVERIFY(seen[i]->loaded.capture->callCount() > seen[i - 1]->loaded.capture->callCount());
     }
 
     void everyProcessIsARank()
@@ -287,7 +287,7 @@ private slots:
         QVERIFY(final);
         const Capture& c = *final->loaded.capture;
         const live::NvtxCounts& counts = final->counts;
-        const uint64_t kept = c.events.size();
+        const uint64_t kept = c.callCount();
         QCOMPARE(counts.droppedRecords % 2, uint64_t(0));
         QCOMPARE(kept + counts.budgetDroppedSpans + counts.droppedRecords / 2, kPairs);
         qInfo("%llu pairs: %llu kept, %llu left out by the budget, %llu dropped by the collector",

@@ -1,6 +1,7 @@
 // NvtxAssembler's layout of a snapshot: every call once, each row whole and in nesting
 // order (start ascending, the longer of two starting together first, then arrival), on
 // the paths a large capture takes (both cores, threads' runs merged or sorted).
+#include "model/event_layout.h"
 #include "model/live/nvtx_assembler.h"
 #include "model/stats/capture_summary.h"
 #include "model/stats/nesting.h"
@@ -122,9 +123,13 @@ void checkRows(const Capture& c, std::map<std::string, std::vector<Fed>> fed)
 }
 
 // The two snapshots lay out the same calls the same way: rows, every per-call column, the
-// open and cross-thread lists, the marks' enclosing calls.
-void checkSameLayout(const Capture& kept, const Capture& fresh)
+// open and cross-thread lists, the marks' enclosing calls. `appended` may hold its rows in
+// several spans with events no row holds (laid out by appending): it is compared as laid
+// out in one span per row.
+void checkSameLayout(const Capture& appended, const Capture& fresh)
 {
+    const auto laidOut = withRowsInOneSpan(appended);
+    const Capture& kept = *laidOut;
     // The string table, started from the memo's region names, holds what one made afresh
     // holds, under the same ids.
     QCOMPARE(kept.strings.size(), fresh.strings.size());
@@ -155,6 +160,27 @@ void checkSameLayout(const Capture& kept, const Capture& fresh)
     QCOMPARE(kept.nvtx.marks.size(), fresh.nvtx.marks.size());
     for (size_t i = 0; i < kept.nvtx.marks.size(); ++i)
         QCOMPARE(kept.nvtx.marks[i].enclosingEvent, fresh.nvtx.marks[i].enclosingEvent);
+}
+
+// Every call closed in `before` is in `after` (laid out from it) at the same event, in a row
+// of the same region, with the same start, end and thread: closed calls keep their events.
+void checkClosedCallsStay(const Capture& before, const Capture& after)
+{
+    std::vector<int64_t> regionOfEvent(after.events.size(), -1);
+    for (const RegionRow& row : after.rows)
+        for (const uint64_t e : after.rowEvents(row))
+            regionOfEvent[e] = row.region;
+    const std::set<uint64_t> open(before.nvtx.closedAtEnd.begin(), before.nvtx.closedAtEnd.end());
+    for (const RegionRow& row : before.rows)
+        for (const uint64_t e : before.rowEvents(row)) {
+            if (open.count(e))
+                continue;
+            QVERIFY2(e < regionOfEvent.size() && regionOfEvent[e] == int64_t(row.region),
+                     qPrintable(QString("event %1 (region %2) moved").arg(e).arg(row.region)));
+            QCOMPARE(after.events.start[e], before.events.start[e]);
+            QCOMPARE(after.events.end[e], before.events.end[e]);
+            QCOMPARE(after.events.threadIds[e], before.events.threadIds[e]);
+        }
 }
 
 // Feeds a random live job a round at a time: threads whose clocks run apart (so a round
@@ -519,7 +545,9 @@ private slots:
     // A live job's snapshots are laid out from the previous one's (LayoutMemo): each equals
     // the snapshot laid out afresh from the same calls, statistics included, round after
     // round, whether the memo is passed between frozen copies (as JobAssembler does) or
-    // older copies come after it (the memo is left alone and not used).
+    // older copies come after it (the memo is left alone and not used); and every call
+    // closed in one keeps its event in the next. The largest job keeps so many ranges open
+    // (each placed anew every round) that it is laid out afresh now and then.
     void aSnapshotLaidOutFromTheLastOneEqualsOneLaidOutAfresh()
     {
         for (const unsigned seed : {1u, 2u, 3u, 4u}) {
@@ -531,39 +559,53 @@ private slots:
             NvtxAssembler a(options);
             RandomJob job(a, seed);
             NvtxAssembler::LayoutMemo memo;
-            uint64_t rowsWithDurations = 0;
+            uint64_t rowsWithDurations = 0, relayouts = 0, afresh = 0;
+            std::shared_ptr<Capture> previous;
             for (uint64_t round = 0; round < 30; ++round) {
                 const NvtxAssembler older = a;
                 job.round(seed == 4 ? 4000 : 150);
                 const NvtxAssembler frozen = a; // as JobAssembler::freeze copies it
+                const uint64_t leftBehind = memo.holes + memo.openEvents.size();
                 const auto kept = frozen.snapshot(&memo);
                 const auto fresh = frozen.snapshot();
                 checkSameLayout(*kept, *fresh);
                 if (QTest::currentTestFailed())
                     return;
+                const bool fromMemo = memo.relayouts > 0;
+                if (fromMemo) {
+                    checkClosedCallsStay(*previous, *kept);
+                    if (QTest::currentTestFailed())
+                        return;
+                } else if (round > 0) { // only where too much would be left behind
+                    QVERIFY2(leftBehind > 65536, qPrintable(QString("round %1 laid out afresh").arg(round)));
+                    ++afresh;
+                }
+                previous = kept;
                 // Its statistics from the durations kept since the memo's (every row of at
                 // least minimumCommittedCalls calls has them once a snapshot was laid out
                 // from a memo) equal those of its calls.
                 QVERIFY(fresh->rowDurations.empty());
                 for (size_t r = 0; r < kept->rows.size(); ++r) {
                     const bool has = r < kept->rowDurations.size() && kept->rowDurations[r];
-                    QCOMPARE(has, round > 0 && kept->rows[r].count >= options.minimumCommittedCalls);
+                    QCOMPARE(has, fromMemo && kept->rows[r].count >= options.minimumCommittedCalls);
                     rowsWithDurations += has;
                 }
                 const QString difference =
                     spanscope::testing::summaryDifference(*summarizeCapture(*kept), *summarizeCapture(*fresh));
                 QVERIFY2(difference.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(difference)));
-                QCOMPARE(memo.relayouts, round); // every snapshot but the first from the memo
+                QCOMPARE(memo.relayouts, fromMemo ? relayouts + 1 : 0); // in a row from the memo
+                relayouts = memo.relayouts;
                 QCOMPARE(memo.calls, fresh->events.size());
                 if (round % 7 == 3) { // a copy older than the memo: laid out afresh
                     const size_t calls = memo.calls;
                     checkSameLayout(*older.snapshot(&memo), *older.snapshot());
                     QCOMPARE(memo.calls, calls);
-                    QCOMPARE(memo.relayouts, round);
+                    QCOMPARE(memo.relayouts, relayouts);
                 }
             }
             if (seed != 3) // its rows stay smaller than the threshold
                 QVERIFY(rowsWithDurations > 0);
+            QCOMPARE(afresh > 0, seed == 4); // and every snapshot but the first from the memo otherwise
         }
     }
 
