@@ -40,19 +40,19 @@ std::shared_ptr<model::Capture> syntheticCapture(int64_t calls, int ranks, doubl
             for (int child = 1; child <= 9; ++child) {
                 const auto length = int64_t(double(200 + (s * 37 + child * 101) % 3000) * scale);
                 const uint64_t e = cursor[size_t(child)]++;
-                c.events.start[e] = t;
-                c.events.end[e] = t + length;
+                c.events.start.mutableData()[e] = t;
+                c.events.end.mutableData()[e] = t + length;
                 if (child == 3)
                     for (int k = 0; k < 3; ++k) {
                         const uint64_t g = cursor[10]++;
-                        c.events.start[g] = t + 10 + k * (length / 3);
-                        c.events.end[g] = t + (k + 1) * (length / 3) - 5;
+                        c.events.start.mutableData()[g] = t + 10 + k * (length / 3);
+                        c.events.end.mutableData()[g] = t + (k + 1) * (length / 3) - 5;
                     }
                 t += length + 15;
             }
             const uint64_t e = cursor[0]++;
-            c.events.start[e] = stepStart;
-            c.events.end[e] = t;
+            c.events.start.mutableData()[e] = stepStart;
+            c.events.end.mutableData()[e] = t;
             t += 40 + s % 500;
         }
     }

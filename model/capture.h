@@ -4,6 +4,7 @@
 // std::shared_ptr<const Capture> and never changed again (any thread may read it).
 
 #include "column.h"
+#include "event_column.h"
 #include "gpu/gpu_activity.h"
 #include "metadata.h"
 #include "region_kind.h"
@@ -97,19 +98,19 @@ struct TaskInfo
 // empty when the source did not record them ("absent" is not "no value").
 struct EventColumns
 {
-    Column<int64_t> start; // ns, writer's monotonic clock
-    Column<int64_t> end;   // ns; end < start marks a call that never closed
-    Column<int64_t> gpu;   // device ns; < 0 = no value
-    Column<int64_t> callIds, parentIds; // unique within a rank only; -1 = none
-    Column<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
-    Column<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
-    Column<int64_t> awaitNs;   // ns the call's task was suspended inside the call
+    EventColumn<int64_t> start; // ns, writer's monotonic clock
+    EventColumn<int64_t> end;   // ns; end < start marks a call that never closed
+    EventColumn<int64_t> gpu;   // device ns; < 0 = no value
+    EventColumn<int64_t> callIds, parentIds; // unique within a rank only; -1 = none
+    EventColumn<int64_t> threadIds; // row in thread_table of the same rank; -1 = unknown
+    EventColumn<int64_t> taskIds;   // row in task_table of the same rank; -1 = no task
+    EventColumn<int64_t> awaitNs;   // ns the call's task was suspended inside the call
     // Allocations made while the call was its thread's innermost range (exclusive): calls
     // and requested bytes; -1 = not recorded for this call.
-    Column<int64_t> allocCounts, allocBytes;
+    EventColumn<int64_t> allocCounts, allocBytes;
     // Spans of the allocation span API (<spanscope/alloc.h>): the iterations the program
     // stated; -1 for every other call.
-    Column<int64_t> allocIterations;
+    EventColumn<int64_t> allocIterations;
     Column<uint32_t> track;    // TrackId of each call; empty = each row's RegionRow::track
     Column<uint64_t> args;     // ArgsRef of each call into Capture::args; empty = none
     Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
@@ -128,7 +129,7 @@ struct EventColumns
 struct OptionalEventColumn
 {
     const char* name;                      // the column's name under /events in the file format
-    Column<int64_t> EventColumns::*member; // the column
+    EventColumn<int64_t> EventColumns::*member; // the column
     int64_t none;                          // the value that means "no value" for one call
 };
 inline constexpr OptionalEventColumn kOptionalEventColumns[] = {

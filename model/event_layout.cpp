@@ -6,9 +6,10 @@ namespace spanscope::model {
 
 namespace {
 
-template <typename T>
-void moveColumn(Column<T>& column, const std::vector<uint32_t>& newIndexOf, uint64_t newSize)
+template <typename C> // a Column or an EventColumn
+void moveColumn(C& column, const std::vector<uint32_t>& newIndexOf, uint64_t newSize)
 {
+    using T = typename C::value_type;
     if (column.empty())
         return;
     Column<T> moved(newSize);
@@ -17,7 +18,7 @@ void moveColumn(Column<T>& column, const std::vector<uint32_t>& newIndexOf, uint
     for (uint64_t i = 0; i < n; ++i)
         if (newIndexOf[i] != kDroppedEvent)
             moved[newIndexOf[i]] = column[i];
-    column = std::move(moved);
+    column = C(std::move(moved));
 }
 
 } // namespace

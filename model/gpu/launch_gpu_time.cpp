@@ -120,8 +120,9 @@ void deriveLaunchGpuTime(Capture& capture)
         e.gpu.resize(e.size());
     else
         e.gpu.assign(e.size(), -1);
+    int64_t* gpu = e.gpu.mutableData();
     auto fill = [&](uint64_t i, Cursor& cursor) {
-        e.gpu[i] = -1;
+        gpu[i] = -1;
         if (e.end[i] < e.start[i] || e.track[i] >= launchesOf.size() || launchesOf[e.track[i]] < 0)
             return;
         const Launches& l = launches[size_t(launchesOf[e.track[i]])];
@@ -132,7 +133,7 @@ void deriveLaunchGpuTime(Capture& capture)
         cursor.first = gallopPartition(l.items, cursor.first, [start](const auto& x) { return x.first < start; });
         const size_t last = gallopPartition(l.items, cursor.first, [end](const auto& x) { return x.first <= end; });
         if (last > cursor.first)
-            e.gpu[i] = subtractSaturating(l.prefix[last], l.prefix[cursor.first]);
+            gpu[i] = subtractSaturating(l.prefix[last], l.prefix[cursor.first]);
     };
     // A live capture lists its threads' calls in start order (Capture::nestingOrder): each
     // list is one run, its track's launches read once, in order. The calls left over (all,
@@ -156,7 +157,7 @@ void deriveLaunchGpuTime(Capture& capture)
                         __builtin_prefetch(&e.start[ahead]);
                         __builtin_prefetch(&e.end[ahead]);
                         __builtin_prefetch(&e.track[ahead]);
-                        __builtin_prefetch(&e.gpu[ahead], 1);
+                        __builtin_prefetch(&gpu[ahead], 1);
                     }
                 if (const uint32_t i = lists.events[p]; i < e.size()) {
                     fill(i, cursor);
@@ -171,14 +172,14 @@ void deriveLaunchGpuTime(Capture& capture)
         if (capture.regionKind(row.region) != RegionKind::Cpu) {
             // GPU work is all GPU time: a kernel's GPU time is its duration.
             for (const uint64_t i : capture.rowEvents(row))
-                e.gpu[i] = e.end[i] >= e.start[i] ? subtractSaturating(e.end[i], e.start[i]) : -1;
+                gpu[i] = e.end[i] >= e.start[i] ? subtractSaturating(e.end[i], e.start[i]) : -1;
             continue;
         }
         for (const uint64_t i : capture.rowEvents(row)) {
             if (!swept.empty() && swept[i])
                 continue;
             if (e.track[i] >= cursors.size()) {
-                e.gpu[i] = -1;
+                gpu[i] = -1;
                 continue;
             }
             auto& [cursorRow, cursor] = cursors[e.track[i]];

@@ -408,7 +408,7 @@ Status Writer::events()
         for (uint64_t i = begin; i < begin + count; ++i)
             dst[i - begin] = int64_t(uint64_t(e.end[i]) - uint64_t(e.start[i]));
     };
-    auto copy = [](const Column<int64_t>& column) -> SlabSource {
+    auto copy = [](const EventColumn<int64_t>& column) -> SlabSource {
         return [&column](uint64_t begin, uint64_t count, int64_t* dst) {
             std::copy_n(column.data() + begin, count, dst);
         };

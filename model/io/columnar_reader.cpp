@@ -200,8 +200,8 @@ void decodeDeltas(Capture& capture)
     EventColumns& events = capture.events;
     for (const auto& row : capture.rows) {
         // The reader laid each row out as one span from the file's offsets.
-        int64_t* start = events.start.data() + row.firstEvent;
-        int64_t* end = events.end.data() + row.firstEvent;
+        int64_t* start = events.start.mutableData() + row.firstEvent;
+        int64_t* end = events.end.mutableData() + row.firstEvent;
         int64_t running = 0;
         bool overflowed = false;
         for (uint64_t i = 0; i < row.count; ++i) {
@@ -233,14 +233,14 @@ Status readEventColumns(const H5File& file, bool deltas, const ProgressRange& pr
     events.end.resize(eventCount);
     {
         const EventColumnPrefault prefault(file, events);
-        if (auto s = file.readInt64(startPath, events.start.data(), eventCount, progress.sub(0, 0.45)); !s)
+        if (auto s = file.readInt64(startPath, events.start.mutableData(), eventCount, progress.sub(0, 0.45)); !s)
             return s;
-        if (auto s = file.readInt64(endPath, events.end.data(), eventCount, progress.sub(0.45, 0.9)); !s)
+        if (auto s = file.readInt64(endPath, events.end.mutableData(), eventCount, progress.sub(0.45, 0.9)); !s)
             return s;
     }
 
     // Older writers named await_ns "await_times".
-    std::vector<std::pair<std::string, Column<int64_t>*>> optional;
+    std::vector<std::pair<std::string, EventColumn<int64_t>*>> optional;
     for (const auto& column : kOptionalEventColumns)
         optional.emplace_back(column.name, &(events.*column.member));
     optional.emplace_back("await_times", &events.awaitNs);
@@ -249,7 +249,7 @@ Status readEventColumns(const H5File& file, bool deltas, const ProgressRange& pr
         if (!file.isDataset(path) || !column->empty())
             continue;
         column->resize(eventCount);
-        if (auto s = file.readInt64(path, column->data(), eventCount); !s)
+        if (auto s = file.readInt64(path, column->mutableData(), eventCount); !s)
             return s;
     }
     progress.report(1.0);

@@ -16,7 +16,7 @@ std::string rowLabel(const Capture& capture, const RegionRow& row)
 }
 
 // Ids in `column` must be -1 or name a row of `table` on the same rank.
-void checkLaneIds(Capture& capture, const Column<int64_t>& column,
+void checkLaneIds(Capture& capture, const EventColumn<int64_t>& column,
                   const std::set<std::pair<int32_t, int64_t>>& known, const char* what)
 {
     if (column.empty())

@@ -35,7 +35,7 @@ void collectRegions(const H5File& file, int32_t rank, const std::string& groupPa
 // Optional per-call column of schema 1: present in some regions only. Missing values -1.
 Status readOptionalColumn(const H5File& file, const std::vector<RegionGroup>& groups,
                           const std::vector<uint64_t>& offsets, uint64_t total,
-                          const char* dataset, Column<int64_t>& column)
+                          const char* dataset, EventColumn<int64_t>& column)
 {
     for (size_t i = 0; i < groups.size(); ++i) {
         const std::string path = groups[i].path + "/" + dataset;
@@ -43,7 +43,7 @@ Status readOptionalColumn(const H5File& file, const std::vector<RegionGroup>& gr
             continue;
         if (column.empty())
             column.assign(total, -1);
-        if (auto status = file.readInt64(path, column.data() + offsets[i], groups[i].count); !status)
+        if (auto status = file.readInt64(path, column.mutableData() + offsets[i], groups[i].count); !status)
             return status;
     }
     return Ok{};
@@ -148,11 +148,11 @@ Status readPerRankGroups(const H5File& file, Capture& capture, const ProgressRan
         const auto& group = groups[i];
         const auto sub = progress.sub(double(offsets[i]) / double(std::max<uint64_t>(total, 1)),
                                       double(offsets[i] + group.count) / double(std::max<uint64_t>(total, 1)));
-        if (auto s = file.readInt64(group.path + "/start_times", events.start.data() + offsets[i],
+        if (auto s = file.readInt64(group.path + "/start_times", events.start.mutableData() + offsets[i],
                                     group.count, sub.sub(0, 0.5));
             !s)
             return s;
-        if (auto s = file.readInt64(group.path + "/end_times", events.end.data() + offsets[i],
+        if (auto s = file.readInt64(group.path + "/end_times", events.end.mutableData() + offsets[i],
                                     group.count, sub.sub(0.5, 1));
             !s)
             return s;

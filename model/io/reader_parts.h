@@ -20,8 +20,8 @@ class EventColumnPrefault
 {
 public:
     EventColumnPrefault(const H5File& file, EventColumns& events)
-        : m_start(events.start.data(), file.structureOnly() ? 0 : events.start.size() * sizeof(int64_t)),
-          m_end(events.end.data(), file.structureOnly() ? 0 : events.end.size() * sizeof(int64_t))
+        : m_start(events.start.mutableData(), file.structureOnly() ? 0 : events.start.size() * sizeof(int64_t)),
+          m_end(events.end.mutableData(), file.structureOnly() ? 0 : events.end.size() * sizeof(int64_t))
     {}
 
 private:

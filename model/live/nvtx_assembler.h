@@ -49,6 +49,11 @@ struct NvtxAssemblerOptions
     // snapshot to the next (LayoutMemo::committed); a smaller one is summarized call by
     // call, for less than that upkeep.
     uint64_t minimumCommittedCalls = 1024;
+    // A snapshot laid out by appending (LayoutMemo) moves the calls that arrived since into
+    // their rows together with the old calls after them where they land among a row's last
+    // max(this, 4 x its calls placed anew) calls, and places them one by one (cutting the
+    // row around each) where they land further back (nvtx_assembler_append_layout.cpp).
+    uint64_t takeAlongWindow = 4096;
 };
 
 // What the assembler has seen so far; counts of records or ranges.
@@ -135,6 +140,14 @@ public:
         Column<uint64_t> callsBefore, spanBegin;
         Column<EventSpan> spans;
         uint64_t holes = 0;
+        // The stores of the snapshot's start, end and thread columns, shared with it and
+        // appended to by the next one (see snapshot()); `written`: the events they hold.
+        struct Stores
+        {
+            std::shared_ptr<SharedColumnStore<int64_t>> start, end, threadIds;
+            uint64_t written = 0;
+        };
+        Stores stores;
         std::vector<uint64_t> openEvents; // events (ascending) of the calls open then
         uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
         // (bucket, its calls closed then, counted and their durations kept: see

@@ -9,9 +9,10 @@
 // its row of the old layout, and they are appended past the end of every earlier snapshot's
 // events, a bucket's in order, so that those landing between the same two old calls are one
 // span. A row is then the old row's spans, cut where calls land between them, with the new
-// spans in between; most calls land at its end (one span per update). The events of the
-// calls open then are left behind, held by no row; past a quarter of the columns, or when
-// the rows' spans grow too many, the snapshot is laid out afresh instead.
+// spans in between; most calls land among its last ones, and those take the calls after
+// them along (one span per row and update). The events of the calls open then, and of those
+// taken along, are left behind, held by no row; past a quarter of the columns, or when the
+// rows' spans grow too many, the snapshot is laid out afresh instead.
 //
 // O(changed · log) compared plus O(spans) and the order (4 bytes per event) copied; the
 // columns themselves are still written whole, for now.
@@ -41,6 +42,9 @@ bool before(const Key& a, const Key& b)
     return a.call < b.call;
 }
 
+// Calls placed anew landing among a row's last max(NvtxAssemblerOptions::takeAlongWindow,
+// kTakeAlongPerCall x their number) calls take the old calls after them along.
+constexpr uint64_t kTakeAlongPerCall = 4;
 // Events no row holds may make up this share of the columns before they are laid out afresh
 // (above a floor: a small capture's cost little to keep).
 constexpr uint64_t kMostLeftBehind = 4; // one in four
@@ -150,6 +154,8 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
     std::vector<uint32_t> appended; // the calls of the events appended, in order
     appended.reserve(changed.size());
     std::vector<uint64_t> positions;
+    std::vector<Key> takenAlong;    // a row's old calls moved to its end with the new ones
+    uint64_t leftBehindClosed = 0; // events of closed calls moved so
     auto next = changed.begin();
     for (size_t b = 0; b < buckets; ++b) {
         layout.spanBegin[b] = layout.spans.size();
@@ -206,20 +212,49 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
             }
             return lo;
         };
+        // Changed calls landing among the row's last `window` calls go in together with the
+        // old calls after the first of them, appended as one span: threads are drained at
+        // different times, so one thread's new calls land between the latest ones of another,
+        // and placed one by one they would cut the row at each. Those landing further back
+        // (calls open then, whose starts may be long past; a call very late) are placed one
+        // by one, their neighbours left where they are.
+        const auto bucketEnd = std::find_if(next, changed.end(), [&](const Changed& c) { return c.bucket != b; });
+        const uint64_t window = std::max<uint64_t>(m_options.takeAlongWindow, kTakeAlongPerCall * uint64_t(bucketEnd - next));
+        const uint64_t cut = row.size() > window ? row.size() - window : 0;
         uint64_t q = 0;
-        for (; next != changed.end() && next->bucket == b; ++next) {
+        for (; next != bucketEnd; ++next) {
             const uint64_t p = seek(q, next->key);
             keepOld(row, q, p);
             q = p;
+            if (p >= cut)
+                break; // this one and every one after it land in the window
             emit({oldEvents + appended.size(), oldEvents + appended.size() + 1});
             appended.push_back(next->key.call);
             layout.placed.emplace_back(uint32_t(b), next->key.call);
         }
-        keepOld(row, q, row.size());
+        const uint64_t runBegin = oldEvents + appended.size();
+        takenAlong.clear();
+        row.spans(q, row.size(), [&](EventSpan s) {
+            for (uint64_t k = s.begin; k < s.end; ++k)
+                if (!std::binary_search(openEvents.begin(), openEvents.end(), k))
+                    takenAlong.push_back(oldKey(k)); // closed: its key has not changed
+        });
+        leftBehindClosed += takenAlong.size();
+        auto along = takenAlong.begin();
+        for (; next != bucketEnd; ++next) {
+            for (; along != takenAlong.end() && before(*along, next->key); ++along)
+                appended.push_back(along->call);
+            appended.push_back(next->key.call);
+            layout.placed.emplace_back(uint32_t(b), next->key.call);
+        }
+        for (; along != takenAlong.end(); ++along)
+            appended.push_back(along->call);
+        if (oldEvents + appended.size() > runBegin)
+            emit({runBegin, oldEvents + appended.size()});
     }
     layout.spanBegin[buckets] = layout.spans.size();
     const uint64_t events = oldEvents + appended.size();
-    const uint64_t leftBehind = memo.holes + openEvents.size();
+    const uint64_t leftBehind = memo.holes + openEvents.size() + leftBehindClosed;
     if (leftBehind > std::max(kLeftBehindFloor, events / kMostLeftBehind) || layout.spans.size() > std::max(kSpansFloor, events / kEventsPerSpan))
         return std::nullopt; // laying out afresh costs less than reading around what is left behind
     // Each bucket's spans must hold its calls: else the memo is not of an earlier state.

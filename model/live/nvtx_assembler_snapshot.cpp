@@ -137,13 +137,42 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     const size_t n = m_calls.size();
     const size_t events = order.size(); // n, and the events no row holds (Layout::holes)
     auto& e = c.events;
-    e.start.resize(events);
-    e.end.resize(events);
-    e.threadIds.resize(events);
+    // Start, end and thread never change once a call is closed, and a snapshot laid out by
+    // appending keeps every call closed then at its event: those three columns are stores
+    // shared from one snapshot to the next, each writing only the events it appends
+    // (events below `kept` hold what the snapshot before wrote there). Stores are reserved
+    // for twice the events, and made anew when full or when laid out afresh.
+    LayoutMemo::Stores stores;
+    uint64_t kept = 0;
+    if (memo) {
+        if (layout.fromMemo && memo->stores.start && memo->stores.written == memo->order->size()
+            && memo->stores.start->capacity() >= events) {
+            stores = memo->stores;
+            kept = memo->stores.written;
+        } else {
+            const size_t capacity = std::max<size_t>(2 * events, size_t(1) << 16);
+            stores.start = std::make_shared<SharedColumnStore<int64_t>>(capacity);
+            stores.end = std::make_shared<SharedColumnStore<int64_t>>(capacity);
+            stores.threadIds = std::make_shared<SharedColumnStore<int64_t>>(capacity);
+        }
+        stores.written = events;
+    } else {
+        e.start.resize(events);
+        e.end.resize(events);
+        e.threadIds.resize(events);
+    }
+    int64_t* const startOut = stores.start ? stores.start->data() : e.start.mutableData();
+    int64_t* const endOut = stores.end ? stores.end->data() : e.end.mutableData();
+    int64_t* const threadOut = stores.threadIds ? stores.threadIds->data() : e.threadIds.mutableData();
     // Task ids only where a call is async (a start/end range): otherwise every one is -1,
     // which an absent column says for 8 bytes less per call and snapshot.
     if (!taskOfCall.empty())
         e.taskIds.resize(events);
+    int64_t* const taskOut = taskOfCall.empty() ? nullptr : e.taskIds.mutableData();
+    int64_t* const allocCountOut = m_sawAllocations ? (e.allocCounts.resize(events), e.allocCounts.mutableData()) : nullptr;
+    int64_t* const allocBytesOut = m_sawAllocations ? (e.allocBytes.resize(events), e.allocBytes.mutableData()) : nullptr;
+    int64_t* const iterationsOut =
+        m_sawAllocSpans ? (e.allocIterations.resize(events), e.allocIterations.mutableData()) : nullptr;
     // The NVTX per-call columns only where some call is not in the default domain or has
     // a category (NvtxTables: empty means 0 for every call).
     const bool perCallDomains =
@@ -152,22 +181,18 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.nvtx.callDomains.resize(events);
     if (m_sawCategory)
         c.nvtx.callCategories.resize(events);
-    if (m_sawAllocations) {
-        e.allocCounts.resize(events);
-        e.allocBytes.resize(events);
-    }
-    if (m_sawAllocSpans)
-        e.allocIterations.resize(events);
     // Call i's values written to event k: its own event, or one it held in an earlier
     // snapshot (no row holds those; they are written all the same, as nothing in the
-    // columns is left undefined).
+    // columns is left undefined), but not into the shared stores below `kept`.
     auto write = [&](size_t i, uint64_t k) {
         const Call& call = m_calls[i];
-        e.start[k] = call.start;
-        e.end[k] = endOf(call);
-        e.threadIds[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
-        if (!taskOfCall.empty())
-            e.taskIds[k] = taskOfCall[i];
+        if (k >= kept) {
+            startOut[k] = call.start;
+            endOut[k] = endOf(call);
+            threadOut[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
+        }
+        if (taskOut)
+            taskOut[k] = taskOfCall[i];
         if (perCallDomains)
             c.nvtx.callDomains[k] = call.domain;
         if (m_sawCategory)
@@ -177,11 +202,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             const CallAllocations counted = allocationsOf(i);
             if (m_sawAllocations) {
                 const bool attributed = !call.async || call.allocSpan;
-                e.allocCounts[k] = attributed ? clampToInt64(counted.allocations) : -1;
-                e.allocBytes[k] = attributed ? clampToInt64(counted.bytes) : -1;
+                allocCountOut[k] = attributed ? clampToInt64(counted.allocations) : -1;
+                allocBytesOut[k] = attributed ? clampToInt64(counted.bytes) : -1;
             }
             if (m_sawAllocSpans)
-                e.allocIterations[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
+                iterationsOut[k] = call.allocSpan ? clampToInt64(counted.iterations) : -1;
         }
     };
     // Both passes run on both cores, in blocks.
@@ -237,6 +262,11 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         for (; k < events; ++k)
             write(order[k], k);
     }
+    if (stores.start) {
+        e.start = EventColumn<int64_t>::sharing(stores.start, events);
+        e.end = EventColumn<int64_t>::sharing(stores.end, events);
+        e.threadIds = EventColumn<int64_t>::sharing(stores.threadIds, events);
+    }
     placeCudaCalls(c, nesting, eventOf);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
@@ -289,6 +319,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         next.spanBegin = std::move(layout.spanBegin);
         next.spans = std::move(layout.spans);
         next.holes = layout.holes;
+        next.stores = std::move(stores);
         next.openEvents = c.nvtx.closedAtEnd;
         next.relayouts = layout.fromMemo ? memo->relayouts + 1 : 0;
         next.committed = std::move(committed);

@@ -12,8 +12,8 @@ namespace {
 
 // Appends `from` to `to`, or `count` copies of `fill` when `from` is absent (a process that
 // did not record that column) while another process did.
-template <typename T>
-void appendColumn(Column<T>& to, const Column<T>& from, size_t count, T fill, bool wanted)
+template <typename C, typename T> // C: a Column or an EventColumn of T
+void appendColumn(C& to, const C& from, size_t count, T fill, bool wanted)
 {
     if (!wanted)
         return;

@@ -60,10 +60,10 @@ Run runWithAllocations(const std::string& text, const std::function<int64_t(int)
     if (iterations)
         e.allocIterations.resize(e.size());
     for (size_t i = 0; i < e.size(); ++i) {
-        e.allocCounts[i] = allocs(int(i));
-        e.allocBytes[i] = 64 * allocs(int(i));
+        e.allocCounts.mutableData()[i] = allocs(int(i));
+        e.allocBytes.mutableData()[i] = 64 * allocs(int(i));
         if (iterations)
-            e.allocIterations[i] = iterations(int(i));
+            e.allocIterations.mutableData()[i] = iterations(int(i));
     }
     model::computeNesting(*r.capture);
     r.summary = model::summarizeCapture(*r.capture);

@@ -151,11 +151,11 @@ inline std::shared_ptr<model::Capture> largeCapture()
     for (uint64_t i = 0; i < n; ++i) {
         random = random * 6364136223846793005ULL + 1442695040888963407ULL;
         t += int64_t(random >> 44);
-        e.start[i] = t;
-        e.end[i] = t + int64_t((random >> 20) & 0xFFFFF);
-        e.gpu[i] = i % 3 ? int64_t((random >> 8) & 0xFFF) : -1;
+        e.start.mutableData()[i] = t;
+        e.end.mutableData()[i] = t + int64_t((random >> 20) & 0xFFFFF);
+        e.gpu.mutableData()[i] = i % 3 ? int64_t((random >> 8) & 0xFFF) : -1;
     }
-    e.end[n - 1] = e.start[n - 1] - 1; // never closed
+    e.end.mutableData()[n - 1] = e.start[n - 1] - 1; // never closed
     const uint64_t counts[3] = {60000, 30000, 10000};
     const int32_t ranks[3] = {0, 0, 1};
     const uint32_t regions[3] = {0, 1, 0};

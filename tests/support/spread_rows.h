@@ -53,8 +53,9 @@ inline std::shared_ptr<model::Capture> spreadRows(const model::Capture& original
     auto copyInto = [&](auto& column) {
         if (column.empty())
             return;
+        auto* values = model::writableData(column);
         for (const uint64_t hole : holes)
-            column[hole] = column[hole == 0 ? 1 : hole - 1];
+            values[hole] = values[hole == 0 ? 1 : hole - 1];
     };
     EventColumns& e = c->events;
     if (next > 1) {

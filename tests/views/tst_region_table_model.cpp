@@ -77,8 +77,8 @@ void TestRegionTableModel::allocationColumnsOnlyWithAllocations()
     for (const auto& row : withAllocs->rows)
         if (withAllocs->regionName(row.region) == "parse")
             for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i) {
-                e.allocCounts[i] = i == row.firstEvent ? 3 : 2; // 5 over 2 calls
-                e.allocBytes[i] = 1024 * 1024;             // 1 MiB each
+                e.allocCounts.mutableData()[i] = i == row.firstEvent ? 3 : 2; // 5 over 2 calls
+                e.allocBytes.mutableData()[i] = 1024 * 1024;             // 1 MiB each
             }
     const Snapshot snapshot = summarize(withAllocs);
     model.setCapture(snapshot.capture, snapshot.summary);

@@ -263,8 +263,8 @@ void TraceBuilder::layOut()
     for (size_t k = 0; k < n; ++k) {
         const uint32_t i = order[k];
         const RawSlice& slice = slices[i];
-        e.start[k] = slice.start;
-        e.end[k] = slice.end;
+        e.start.mutableData()[k] = slice.start;
+        e.end.mutableData()[k] = slice.end;
         e.track[k] = sliceTracks[i];
         if (anyArgs)
             e.args[k] = slice.args;
@@ -290,12 +290,12 @@ void TraceBuilder::layOut()
         if (extras.gpuNs >= 0) {
             if (e.gpu.empty())
                 e.gpu.assign(n, -1);
-            e.gpu[event] = extras.gpuNs;
+            e.gpu.mutableData()[event] = extras.gpuNs;
         }
         if (extras.awaitNs != 0) {
             if (e.awaitNs.empty())
                 e.awaitNs.assign(n, 0);
-            e.awaitNs[event] = extras.awaitNs;
+            e.awaitNs.mutableData()[event] = extras.awaitNs;
         }
     }
 }
