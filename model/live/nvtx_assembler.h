@@ -135,7 +135,11 @@ public:
         size_t calls = 0;      // calls laid out
         uint32_t regions = 0;  // regions then (the bucket numbering, see Layout)
         int64_t lastNs = 0;    // the shown end of the calls open then
-        std::shared_ptr<const Column<uint32_t>> order; // Layout::order
+        // Layout::order: the next layout appends to it in place where it has room (nothing
+        // else holds it once the snapshot is built).
+        std::shared_ptr<Column<uint32_t>> order;
+        // call -> event of the memo's snapshot, for the next one to update where calls moved.
+        Column<uint32_t> eventOf;
         // Layout::callsBefore, spanBegin, spans and holes.
         Column<uint64_t> callsBefore, spanBegin;
         Column<EventSpan> spans;
@@ -283,11 +287,12 @@ private:
         Column<EventSpan> spans;
         uint64_t holes = 0;    // events no row holds
         bool fromMemo = false; // made by appendLayout()
+        uint64_t appendedFrom = 0; // the first event placed anew (every one from there on)
         // appendLayout(): the calls placed anew (arrived since the memo, or open then) as
         // (bucket, call), by bucket.
         std::vector<std::pair<uint32_t, uint32_t>> placed;
     };
-    Layout layout(int64_t lastNs, const LayoutMemo* memo) const;
+    Layout layout(int64_t lastNs, LayoutMemo* memo) const;
     // The calls counted per bucket, as Layout::callsBefore.
     Column<uint64_t> callsPerBucket() const;
     // Every call sorted into place, a bucket in one span (nvtx_assembler_layout.cpp).
@@ -296,7 +301,7 @@ private:
     // the memo does not describe an earlier state of these calls, or where so much of the
     // columns would be left behind, or the rows cut in so many spans, that laying out afresh
     // pays (nvtx_assembler_append_layout.cpp).
-    std::optional<Layout> appendLayout(int64_t lastNs, const LayoutMemo& memo) const;
+    std::optional<Layout> appendLayout(int64_t lastNs, LayoutMemo& memo) const;
     // The committed calls (closed: they never change again) of the large buckets, from the
     // memo's where `layout` was made from it, else none; and their rows' durations into
     // c.rowDurations (nvtx_assembler_durations.cpp). c's events, rows and closedAtEnd are

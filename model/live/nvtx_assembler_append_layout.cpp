@@ -14,8 +14,8 @@
 // taken along, are left behind, held by no row; past a quarter of the columns, or when the
 // rows' spans grow too many, the snapshot is laid out afresh instead.
 //
-// O(changed · log) compared plus O(spans) and the order (4 bytes per event) copied; the
-// columns themselves are still written whole, for now.
+// O(changed · log) compared plus O(spans) copied (and the order, 4 bytes per event, when it
+// has no room left to append to).
 #include "nvtx_assembler.h"
 
 #include <algorithm>
@@ -97,7 +97,7 @@ private:
 
 } // namespace
 
-std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs, const LayoutMemo& memo) const
+std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs, LayoutMemo& memo) const
 {
     const size_t n = m_calls.size();
     const auto regions = uint32_t(m_regionNames.size());
@@ -266,8 +266,18 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
             return std::nullopt;
     }
     layout.holes = leftBehind;
-    layout.order = std::make_shared<Column<uint32_t>>(events);
+    layout.appendedFrom = oldEvents;
+    // The memo's order is the memo's alone: appended to in place where it has room, else
+    // copied into a column with room for as many again.
+    if (memo.order.use_count() == 1 && memo.order->capacity() >= events) {
+        memo.order->insert(memo.order->end(), appended.begin(), appended.end());
+        layout.order = memo.order;
+        return layout;
+    }
+    layout.order = std::make_shared<Column<uint32_t>>();
     Column<uint32_t>& order = *layout.order;
+    order.reserve(2 * events);
+    order.resize(events);
     std::memcpy(order.data(), old.data(), oldEvents * sizeof(uint32_t));
     std::memcpy(order.data() + oldEvents, appended.data(), appended.size() * sizeof(uint32_t));
     return layout;

@@ -9,7 +9,7 @@
 
 namespace spanscope::model::live {
 
-NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs, const LayoutMemo* memo) const
+NvtxAssembler::Layout NvtxAssembler::layout(int64_t lastNs, LayoutMemo* memo) const
 {
     if (memo && canRelayout(*memo))
         if (auto kept = appendLayout(lastNs, *memo))
@@ -132,8 +132,10 @@ NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
         for (size_t item = 0; item < rows.size(); ++item)
             sortRow(item, 0);
     Layout layout;
-    layout.order = std::make_shared<Column<uint32_t>>(n);
+    layout.order = std::make_shared<Column<uint32_t>>();
     Column<uint32_t>& order = *layout.order;
+    order.reserve(2 * n); // room for the next layouts to append to (mapped, not touched)
+    order.resize(n);
     for (size_t k = 0; k < n; ++k)
         order[k] = keys[k].call;
     // A span per bucket that holds calls.

@@ -145,7 +145,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     LayoutMemo::Stores stores;
     uint64_t kept = 0;
     if (memo) {
-        if (layout.fromMemo && memo->stores.start && memo->stores.written == memo->order->size()
+        if (layout.fromMemo && memo->stores.start && memo->stores.written == layout.appendedFrom
             && memo->stores.start->capacity() >= events) {
             stores = memo->stores;
             kept = memo->stores.written;
@@ -218,15 +218,28 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     std::vector<EventSpan> held(layout.spans.begin(), layout.spans.end());
     if (layout.fromMemo)
         std::sort(held.begin(), held.end(), [](const EventSpan& a, const EventSpan& b) { return a.begin < b.begin; });
-    Column<uint32_t> eventOf(n); // fewer fresh pages than 8 bytes; calls are counted in uint32_t
+    // call -> event: 4 bytes, fewer fresh pages than 8 (calls are counted in uint32_t). Laid
+    // out by appending, only the appended events' calls moved: the memo's map is updated.
+    Column<uint32_t> eventOf;
+    const bool eventOfKept = layout.fromMemo && memo->eventOf.size() == memo->calls;
+    if (eventOfKept)
+        eventOf = std::move(memo->eventOf);
+    if (eventOf.capacity() < n)
+        eventOf.reserve(2 * n); // room to grow in place (mapped, not touched)
+    eventOf.resize(n);
     const size_t eventBlocks = (events + kBlock - 1) / kBlock;
-    shareOut(eventBlocks, [&](size_t block, int) {
-        const uint64_t from = block * kBlock, to = std::min<uint64_t>(events, from + kBlock);
-        auto s = std::upper_bound(held.begin(), held.end(), from, [](uint64_t k, const EventSpan& x) { return k < x.end; });
-        for (; s != held.end() && s->begin < to; ++s)
-            for (uint64_t k = std::max(from, s->begin), end = std::min(to, s->end); k < end; ++k)
-                eventOf[order[k]] = uint32_t(k);
-    });
+    if (eventOfKept)
+        for (uint64_t k = layout.appendedFrom; k < events; ++k) // every one held by a row
+            eventOf[order[k]] = uint32_t(k);
+    else
+        shareOut(eventBlocks, [&](size_t block, int) {
+            const uint64_t from = block * kBlock, to = std::min<uint64_t>(events, from + kBlock);
+            auto s = std::upper_bound(held.begin(), held.end(), from,
+                                      [](uint64_t k, const EventSpan& x) { return k < x.end; });
+            for (; s != held.end() && s->begin < to; ++s)
+                for (uint64_t k = std::max(from, s->begin), end = std::min(to, s->end); k < end; ++k)
+                    eventOf[order[k]] = uint32_t(k);
+        });
     // The calls are read in arrival order and their values scattered to their events: the
     // call table streams through once, and the writes go to a few places per row at a time
     // (calls of a row arrive roughly in start order), which stay in cache. Gathering the
@@ -306,7 +319,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     c.rowExclusive.assign(c.rows.size(), -1);
     auto committed = addRowDurations(c, layout, memo, eventOf);
     // The next snapshot starts from this layout, unless the memo is of a later state.
-    if (memo && !(memo->lineage == m_lineage && memo->edits > m_edits)) {
+    const bool memoReplaced = memo && !(memo->lineage == m_lineage && memo->edits > m_edits);
+    if (memoReplaced) {
         LayoutMemo next;
         next.lineage = m_lineage;
         next.edits = m_edits;
@@ -437,6 +451,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
              "flush at exit; the last records may be missing");
     if (m_finished && !m_sawHello)
         warn("the job sent no NVTX records (it made no NVTX calls, or the collector was off)");
+    if (memoReplaced)
+        memo->eventOf = std::move(eventOf);
     return capture;
 }
 
