@@ -25,8 +25,7 @@ namespace spanscope::model {
 // end of every column that shares it (by one writer: whoever builds the next snapshot), so
 // readers of those columns and the writer never touch the same place. Pages are faulted in
 // as they are written (Column's allocator maps large reservations without touching them).
-template <typename T>
-class SharedColumnStore
+template <typename T> class SharedColumnStore
 {
 public:
     explicit SharedColumnStore(std::size_t capacity) { m_values.reserve(capacity); }
@@ -38,8 +37,7 @@ private:
     Column<T> m_values; // reserved, never resized: its storage stays where it is
 };
 
-template <typename T>
-class EventColumn
+template <typename T> class EventColumn
 {
 public:
     using value_type = T;
@@ -51,11 +49,7 @@ public:
     explicit EventColumn(std::size_t n) : m_owned(n) { repoint(); }
     EventColumn(std::size_t n, const T& value) : m_owned(n, value) { repoint(); }
     EventColumn(std::initializer_list<T> values) : m_owned(values) { repoint(); }
-    template <typename It>
-    EventColumn(It first, It last) : m_owned(first, last)
-    {
-        repoint();
-    }
+    template <typename It> EventColumn(It first, It last) : m_owned(first, last) { repoint(); }
     explicit EventColumn(Column<T>&& values) : m_owned(std::move(values)) { repoint(); }
     EventColumn(const EventColumn& other) : m_owned(other.begin(), other.end()) { repoint(); }
     EventColumn(EventColumn&& other) noexcept { *this = std::move(other); }
@@ -114,38 +108,53 @@ public:
         return m_owned.data();
     }
     void set(std::size_t i, const T& value) { mutableData()[i] = value; }
-    void resize(std::size_t n) { change([&] { m_owned.resize(n); }); }
-    void resize(std::size_t n, const T& value) { change([&] { m_owned.resize(n, value); }); }
+    void resize(std::size_t n)
+    {
+        change([&] { m_owned.resize(n); });
+    }
+    void resize(std::size_t n, const T& value)
+    {
+        change([&] { m_owned.resize(n, value); });
+    }
     void assign(std::size_t n, const T& value)
     {
         m_store.reset();
         m_owned.assign(n, value);
         repoint();
     }
-    template <typename It>
-    void assign(It first, It last)
+    template <typename It> void assign(It first, It last)
     {
         Column<T> values(first, last); // `first` may point into this column
         m_store.reset();
         m_owned = std::move(values);
         repoint();
     }
-    void push_back(const T& value) { change([&] { m_owned.push_back(value); }); }
-    void reserve(std::size_t n) { change([&] { m_owned.reserve(n); }); }
+    void push_back(const T& value)
+    {
+        change([&] { m_owned.push_back(value); });
+    }
+    void reserve(std::size_t n)
+    {
+        change([&] { m_owned.reserve(n); });
+    }
     void clear()
     {
         m_store.reset();
         m_owned.clear();
         repoint();
     }
-    void shrink_to_fit() { change([&] { shrinkToFit(m_owned); }); }
+    void shrink_to_fit()
+    {
+        change([&] { shrinkToFit(m_owned); });
+    }
     // Inserts [first, last) before `position` (an iterator of this column).
-    template <typename It>
-    void insert(const T* position, It first, It last)
+    template <typename It> void insert(const T* position, It first, It last)
     {
         const std::size_t at = std::size_t(position - m_data);
         Column<T> values(first, last); // `first` may point into this column
-        change([&] { m_owned.insert(m_owned.begin() + std::ptrdiff_t(at), values.begin(), values.end()); });
+        change([&] {
+            m_owned.insert(m_owned.begin() + std::ptrdiff_t(at), values.begin(), values.end());
+        });
     }
     void insert(const T* position, std::size_t count, const T& value)
     {
@@ -171,8 +180,7 @@ private:
         m_owned = std::move(values);
         repoint();
     }
-    template <typename F>
-    void change(F&& f)
+    template <typename F> void change(F&& f)
     {
         own();
         f();
@@ -184,20 +192,18 @@ private:
         m_size = m_owned.size();
     }
 
-    Column<T> m_owned;                                  // the values, unless shared
+    Column<T> m_owned;                                   // the values, unless shared
     std::shared_ptr<const SharedColumnStore<T>> m_store; // else the store they are read from
     const T* m_data = nullptr;
     std::size_t m_size = 0;
 };
 
 // The values of a column to write, for code that takes either kind.
-template <typename T>
-T* writableData(Column<T>& column)
+template <typename T> T* writableData(Column<T>& column)
 {
     return column.data();
 }
-template <typename T>
-T* writableData(EventColumn<T>& column)
+template <typename T> T* writableData(EventColumn<T>& column)
 {
     return column.mutableData();
 }

@@ -58,7 +58,8 @@ constexpr uint64_t kSpansFloor = uint64_t(1) << 16;
 class OldRow
 {
 public:
-    OldRow(std::span<const EventSpan> spans, std::vector<uint64_t>& positions) : m_spans(spans), m_positions(positions)
+    OldRow(std::span<const EventSpan> spans, std::vector<uint64_t>& positions)
+        : m_spans(spans), m_positions(positions)
     {
         m_positions.clear();
         uint64_t at = 0;
@@ -72,16 +73,19 @@ public:
     // The event of the row's p-th call (p < size()).
     uint64_t event(uint64_t p) const
     {
-        const size_t s = size_t(std::upper_bound(m_positions.begin(), m_positions.end(), p) - m_positions.begin()) - 1;
+        const size_t s = size_t(std::upper_bound(m_positions.begin(), m_positions.end(), p) -
+                                m_positions.begin()) -
+                         1;
         return m_spans[s].begin + (p - m_positions[s]);
     }
     // Calls [from, to) as spans of events, in order.
-    template <typename Emit>
-    void spans(uint64_t from, uint64_t to, Emit&& emit) const
+    template <typename Emit> void spans(uint64_t from, uint64_t to, Emit&& emit) const
     {
         if (from >= to)
             return;
-        size_t s = size_t(std::upper_bound(m_positions.begin(), m_positions.end(), from) - m_positions.begin()) - 1;
+        size_t s = size_t(std::upper_bound(m_positions.begin(), m_positions.end(), from) -
+                          m_positions.begin()) -
+                   1;
         for (; s < m_spans.size() && m_positions[s] < to; ++s) {
             const uint64_t first = std::max(from, m_positions[s]) - m_positions[s];
             const uint64_t last = std::min(to, m_positions[s] + m_spans[s].size()) - m_positions[s];
@@ -97,7 +101,8 @@ private:
 
 } // namespace
 
-std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs, LayoutMemo& memo) const
+std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
+                                                                 LayoutMemo& memo) const
 {
     const size_t n = m_calls.size();
     const auto regions = uint32_t(m_regionNames.size());
@@ -105,10 +110,10 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
     const uint64_t oldEvents = old.size();
     const std::vector<uint64_t>& openEvents = memo.openEvents;
     const size_t oldBuckets = 2 * size_t(memo.regions);
-    if (memo.callsBefore.size() != oldBuckets + 1 || memo.callsBefore.back() != memo.calls
-        || memo.spanBegin.size() != oldBuckets + 1 || memo.spanBegin.back() != memo.spans.size()
-        || !std::is_sorted(openEvents.begin(), openEvents.end())
-        || (!openEvents.empty() && openEvents.back() >= oldEvents))
+    if (memo.callsBefore.size() != oldBuckets + 1 || memo.callsBefore.back() != memo.calls ||
+        memo.spanBegin.size() != oldBuckets + 1 || memo.spanBegin.back() != memo.spans.size() ||
+        !std::is_sorted(openEvents.begin(), openEvents.end()) ||
+        (!openEvents.empty() && openEvents.back() >= oldEvents))
         return std::nullopt;
     for (const EventSpan& s : memo.spans)
         if (s.begin >= s.end || s.end > oldEvents)
@@ -127,7 +132,8 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
     changed.reserve(openEvents.size() + (n - memo.calls));
     auto add = [&](uint32_t i) {
         const Call& call = m_calls[i];
-        changed.push_back({(call.thread == kNoThread ? regions : 0u) + call.region, {call.start, shownEnd(call, lastNs), i}});
+        changed.push_back({(call.thread == kNoThread ? regions : 0u) + call.region,
+                           {call.start, shownEnd(call, lastNs), i}});
     };
     for (const uint64_t e : openEvents)
         add(old[e]);
@@ -154,7 +160,7 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
     std::vector<uint32_t> appended; // the calls of the events appended, in order
     appended.reserve(changed.size());
     std::vector<uint64_t> positions;
-    std::vector<Key> takenAlong;    // a row's old calls moved to its end with the new ones
+    std::vector<Key> takenAlong;   // a row's old calls moved to its end with the new ones
     uint64_t leftBehindClosed = 0; // events of closed calls moved so
     auto next = changed.begin();
     for (size_t b = 0; b < buckets; ++b) {
@@ -218,8 +224,10 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
         // and placed one by one they would cut the row at each. Those landing further back
         // (calls open then, whose starts may be long past; a call very late) are placed one
         // by one, their neighbours left where they are.
-        const auto bucketEnd = std::find_if(next, changed.end(), [&](const Changed& c) { return c.bucket != b; });
-        const uint64_t window = std::max<uint64_t>(m_options.takeAlongWindow, kTakeAlongPerCall * uint64_t(bucketEnd - next));
+        const auto bucketEnd =
+            std::find_if(next, changed.end(), [&](const Changed& c) { return c.bucket != b; });
+        const uint64_t window = std::max<uint64_t>(m_options.takeAlongWindow,
+                                                   kTakeAlongPerCall * uint64_t(bucketEnd - next));
         const uint64_t cut = row.size() > window ? row.size() - window : 0;
         uint64_t q = 0;
         for (; next != bucketEnd; ++next) {
@@ -255,7 +263,8 @@ std::optional<NvtxAssembler::Layout> NvtxAssembler::appendLayout(int64_t lastNs,
     layout.spanBegin[buckets] = layout.spans.size();
     const uint64_t events = oldEvents + appended.size();
     const uint64_t leftBehind = memo.holes + openEvents.size() + leftBehindClosed;
-    if (leftBehind > std::max(kLeftBehindFloor, events / kMostLeftBehind) || layout.spans.size() > std::max(kSpansFloor, events / kEventsPerSpan))
+    if (leftBehind > std::max(kLeftBehindFloor, events / kMostLeftBehind) ||
+        layout.spans.size() > std::max(kSpansFloor, events / kEventsPerSpan))
         return std::nullopt; // laying out afresh costs less than reading around what is left behind
     // Each bucket's spans must hold its calls: else the memo is not of an earlier state.
     for (size_t b = 0; b < buckets; ++b) {

@@ -164,15 +164,19 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     int64_t* const startOut = stores.start ? stores.start->data() : e.start.mutableData();
     int64_t* const endOut = stores.end ? stores.end->data() : e.end.mutableData();
     int64_t* const threadOut = stores.threadIds ? stores.threadIds->data() : e.threadIds.mutableData();
+    // A column sized for every event, to write, when `wanted`; else none.
+    auto sized = [&](EventColumn<int64_t>& column, bool wanted) -> int64_t* {
+        if (!wanted)
+            return nullptr;
+        column.resize(events);
+        return column.mutableData();
+    };
     // Task ids only where a call is async (a start/end range): otherwise every one is -1,
     // which an absent column says for 8 bytes less per call and snapshot.
-    if (!taskOfCall.empty())
-        e.taskIds.resize(events);
-    int64_t* const taskOut = taskOfCall.empty() ? nullptr : e.taskIds.mutableData();
-    int64_t* const allocCountOut = m_sawAllocations ? (e.allocCounts.resize(events), e.allocCounts.mutableData()) : nullptr;
-    int64_t* const allocBytesOut = m_sawAllocations ? (e.allocBytes.resize(events), e.allocBytes.mutableData()) : nullptr;
-    int64_t* const iterationsOut =
-        m_sawAllocSpans ? (e.allocIterations.resize(events), e.allocIterations.mutableData()) : nullptr;
+    int64_t* const taskOut = sized(e.taskIds, !taskOfCall.empty());
+    int64_t* const allocCountOut = sized(e.allocCounts, m_sawAllocations);
+    int64_t* const allocBytesOut = sized(e.allocBytes, m_sawAllocations);
+    int64_t* const iterationsOut = sized(e.allocIterations, m_sawAllocSpans);
     // The NVTX per-call columns only where some call is not in the default domain or has
     // a category (NvtxTables: empty means 0 for every call).
     const bool perCallDomains =
@@ -217,7 +221,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // events, and the events no row holds lie between them.
     std::vector<EventSpan> held(layout.spans.begin(), layout.spans.end());
     if (layout.fromMemo)
-        std::sort(held.begin(), held.end(), [](const EventSpan& a, const EventSpan& b) { return a.begin < b.begin; });
+        std::sort(held.begin(), held.end(),
+                  [](const EventSpan& a, const EventSpan& b) { return a.begin < b.begin; });
     // call -> event: 4 bytes, fewer fresh pages than 8 (calls are counted in uint32_t). Laid
     // out by appending, only the appended events' calls moved: the memo's map is updated.
     Column<uint32_t> eventOf;
@@ -297,7 +302,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         rowCount += layout.spanBegin[bucket + 1] != layout.spanBegin[bucket];
     c.rows.reserve(rowCount);
     for (size_t bucket = 0; bucket < buckets; ++bucket) {
-        const uint64_t firstSpan = layout.spanBegin[bucket], spanCount = layout.spanBegin[bucket + 1] - firstSpan;
+        const uint64_t firstSpan = layout.spanBegin[bucket];
+        const uint64_t spanCount = layout.spanBegin[bucket + 1] - firstSpan;
         if (spanCount == 0)
             continue;
         if (bucket >= regions && firstGpuRow == SIZE_MAX)

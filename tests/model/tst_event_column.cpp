@@ -6,7 +6,6 @@
 #include "model/event_layout.h"
 
 #include <QtTest>
-
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -118,7 +117,8 @@ private slots:
         moveEvents(c, {3, 2, 1, 0}, 4);
         QCOMPARE(valuesOf(c.events.start), (std::vector<int64_t>{3, 2, 1, 0}));
         QVERIFY(!c.events.start.shared());
-        QCOMPARE(std::vector<int64_t>(store->data(), store->data() + 4), (std::vector<int64_t>{0, 1, 2, 3}));
+        QCOMPARE(std::vector<int64_t>(store->data(), store->data() + 4),
+                 (std::vector<int64_t>{0, 1, 2, 3}));
     }
 };
 
