@@ -297,10 +297,11 @@ private slots:
         QVERIFY(counts.budgetDroppedSpans > 0);
         QVERIFY(kept > 0);
         int64_t first = INT64_MAX, last = INT64_MIN;
-        for (size_t i = 0; i < kept; ++i) {
-            first = std::min(first, c.events.start[i]);
-            last = std::max(last, c.events.end[i]);
-        }
+        for (const RegionRow& row : c.rows) // the rows' calls (the columns may hold others)
+            for (const uint64_t i : c.rowEvents(row)) {
+                first = std::min(first, c.events.start[i]);
+                last = std::max(last, c.events.end[i]);
+            }
         // Budget windows open at most once a second of the job's clock.
         const uint64_t windows = uint64_t((last - first) / 1'000'000'000) + 1;
         QVERIFY2(kept <= uint64_t(kBudget) * windows,
