@@ -129,6 +129,14 @@ public:
     // per event.
     struct LayoutMemo
     {
+        // Not copied: the next snapshot appends to the memo's order and column stores in
+        // place, which two memos sharing them would both do.
+        LayoutMemo() = default;
+        LayoutMemo(const LayoutMemo&) = delete;
+        LayoutMemo& operator=(const LayoutMemo&) = delete;
+        LayoutMemo(LayoutMemo&&) = default;
+        LayoutMemo& operator=(LayoutMemo&&) = default;
+
         uint64_t lineage = 0;  // m_lineage of the assembler it describes
         uint64_t edits = 0;    // m_edits then: a state at least this far along may use it
         uint64_t rewrites = 0; // m_rewrites then: a rewrite of the call table voids it
