@@ -29,7 +29,8 @@ bool rowsAreOneSpanEach(const Capture& capture);
 
 // A copy of `capture` whose rows are one span each, one after the other in row order, and
 // which leaves out the events no row holds; everything else as it was. For captures whose
-// rows are held in several spans (a file stores each row as one).
+// rows are held in several spans, or whose columns hold events no row holds (a file stores
+// each row as one span, and the rows' calls only).
 std::shared_ptr<Capture> withRowsInOneSpan(const Capture& capture);
 
 } // namespace spanscope::model

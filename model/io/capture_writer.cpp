@@ -524,8 +524,10 @@ Status writeTemporary(const Capture& capture, const std::string& path, const std
 Status writeCaptureFile(const Capture& capture, const std::string& path,
                         const ProgressRange& progress)
 {
-    // The file stores each row as one span of its event columns (row_events.h).
-    if (!rowsAreOneSpanEach(capture)) {
+    // The file stores each row as one span of its event columns (row_events.h), and the
+    // rows' calls only: a live capture's columns also hold events no row holds (calls'
+    // places in earlier snapshots), with every row one span or not.
+    if (!rowsAreOneSpanEach(capture) || capture.callCount() < capture.events.size()) {
         if (auto s = checkRowSpans(capture, path); !s)
             return s;
         return writeCaptureFile(*withRowsInOneSpan(capture), path, progress);

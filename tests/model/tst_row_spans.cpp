@@ -334,6 +334,28 @@ private slots:
         QCOMPARE(uint64_t(laid->events.size()), next);
     }
 
+    // Rows each in one span but events between them that no row holds (a live snapshot
+    // whose rows were moved whole to the end of the columns): saved without those.
+    void savingLeavesOutEventsNoRowHolds()
+    {
+        auto c = std::make_shared<Capture>(*buildCapture(kNested));
+        const uint64_t calls = c->callCount();
+        QCOMPARE(uint64_t(c->events.size()), calls);
+        std::vector<uint32_t> newIndexOf(calls); // every event one place on: event 0 is held by no row
+        for (uint32_t i = 0; i < calls; ++i)
+            newIndexOf[i] = i + 1;
+        moveEvents(*c, newIndexOf, calls + 1);
+        for (RegionRow& row : c->rows)
+            row.firstEvent += 1;
+        QVERIFY(rowsAreOneSpanEach(*c));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("held.h5").toStdString();
+        QVERIFY(io::writeCaptureFile(*c, path).ok());
+        const auto reopened = readFile(path);
+        QCOMPARE(uint64_t(reopened->events.size()), calls);
+        compareCaptures(*withRowsInOneSpan(*c), *reopened, false);
+    }
+
     // Moving events takes what names them along; an event left out takes its flows, GPU
     // row and marks' reference with it.
     void eventsLeftOutTakeWhatNamesThemWithThem()
