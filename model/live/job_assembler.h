@@ -55,8 +55,8 @@ public:
     // JobSnapshot::build() lays it out as a capture (any thread). Streams that sent
     // nothing are left out; a job that sent nothing at all gives an empty capture that
     // says so. Each stream's snapshots are laid out from the previous one's where they can
-    // (NvtxAssembler::LayoutMemo, O(events) copied plus O(changed log events) placed,
-    // instead of O(events log events)): the memo is shared by the stream's frozen copies
+    // (NvtxAssembler::LayoutMemo: the calls that changed appended, O(changed log events),
+    // instead of O(events log events) sorted): the memo is shared by the stream's frozen copies
     // and used by one build at a time; a build that finds it in use lays everything out.
     class JobSnapshot;
     std::shared_ptr<const JobSnapshot> freeze() const;

@@ -125,8 +125,8 @@ public:
     // (nvtx_assembler_append_layout.cpp).
     // A memo of another assembler, of a later state or from before the clock was
     // calibrated is not used (the snapshot lays everything out); it is then replaced,
-    // unless it is of a later state of this one. It holds the order it describes: 4 bytes
-    // per event.
+    // unless it is of a later state of this one. It holds the order it describes and where
+    // each call is: 4 bytes per event and per call.
     struct LayoutMemo
     {
         // Not copied: the next snapshot appends to the memo's order and column stores in
@@ -184,8 +184,9 @@ public:
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
     // listed in nvtx.closedAtEnd. O(events log events), or with a memo of an earlier
-    // snapshot of this assembler O(events) copied plus O(changed log events) to lay out;
-    // the result is the caller's. `memo` is read and then replaced by this snapshot's
+    // snapshot of this assembler O(changed log events) to lay out (plus the rows' spans
+    // copied), whose start, end and thread columns it shares; the rest of the build is
+    // still O(events) (docs/live-updates.md). The result is the caller's. `memo` is read and then replaced by this snapshot's
     // layout (see LayoutMemo).
     std::shared_ptr<Capture> snapshot(LayoutMemo* memo = nullptr) const;
 
