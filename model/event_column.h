@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace spanscope::model {
@@ -24,17 +25,27 @@ namespace spanscope::model {
 // Storage reserved once for `capacity` values, that never moves; values are written past the
 // end of every column that shares it (by one writer: whoever builds the next snapshot), so
 // readers of those columns and the writer never touch the same place. Pages are faulted in
-// as they are written (Column's allocator maps large reservations without touching them).
+// as they are written (a Column's allocation: large ones are mappings, not touched here).
 template <typename T> class SharedColumnStore
 {
+    static_assert(std::is_trivially_copyable_v<T>, "values are written into raw storage");
+
 public:
-    explicit SharedColumnStore(std::size_t capacity) { m_values.reserve(capacity); }
-    std::size_t capacity() const { return m_values.capacity(); }
-    T* data() { return m_values.data(); }
-    const T* data() const { return m_values.data(); }
+    explicit SharedColumnStore(std::size_t capacity)
+        : m_capacity(capacity), m_data(static_cast<T*>(detail::allocateColumn(capacity * sizeof(T))))
+    {
+    }
+    ~SharedColumnStore() { detail::releaseColumn(m_data, m_capacity * sizeof(T)); }
+    SharedColumnStore(const SharedColumnStore&) = delete;
+    SharedColumnStore& operator=(const SharedColumnStore&) = delete;
+
+    std::size_t capacity() const { return m_capacity; }
+    T* data() { return m_data; }
+    const T* data() const { return m_data; }
 
 private:
-    Column<T> m_values; // reserved, never resized: its storage stays where it is
+    std::size_t m_capacity;
+    T* m_data;
 };
 
 template <typename T> class EventColumn
