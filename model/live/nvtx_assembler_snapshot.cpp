@@ -269,8 +269,12 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
         }
     });
-    // The events no row holds: between the held spans.
-    if (layout.holes > 0) {
+    // The events no row holds: between the held spans. Only columns written afresh need
+    // them written (all lie below `kept`, which the shared stores already hold): with none,
+    // this pass would read a call per event left behind, up to a quarter of the columns.
+    const bool freshColumns = kept == 0 || taskOut || perCallDomains || m_sawCategory || allocCountOut
+                              || iterationsOut;
+    if (layout.holes > 0 && freshColumns) {
         uint64_t k = 0;
         for (const EventSpan& s : held) {
             for (; k < s.begin; ++k)
