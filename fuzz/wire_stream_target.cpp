@@ -4,10 +4,12 @@
 #include "fuzz_input.h"
 #include "fuzz_support.h"
 #include "fuzz_targets.h"
+#include "model/capture_loader.h"
 #include "model/event_layout.h"
 #include "model/live/job_assembler.h"
 #include "model/stats/capture_summary.h"
 #include "model/stats/nesting.h"
+#include "support/same_nesting.h"
 
 #include <algorithm>
 #include <string>
@@ -77,8 +79,14 @@ int wireStream(const std::uint8_t* data, std::size_t size)
             const std::string& part = parts[s];
             const std::size_t id = job.addStream("stream " + std::to_string(s + 1));
             for (std::size_t at = 0; at < part.size(); at += piece) {
-                if (live && at <= part.size() / 2 && at + piece > part.size() / 2)
-                    FUZZ_CHECK(job.snapshot() != nullptr);
+                if (live && at <= part.size() / 2 && at + piece > part.size() / 2) {
+                    // Analysed as the live view does: the final snapshot's walk goes on
+                    // from this one's (stats/nesting_carry.h).
+                    auto half = job.snapshot();
+                    FUZZ_CHECK(half != nullptr);
+                    FUZZ_CHECK(model::analyzeCapture(std::move(half), model::ProgressRange(nullptr, 0, 1),
+                                                     model::LoadOptions{true}));
+                }
                 if (!job.feed(id, part.data() + at, std::min(piece, part.size() - at)))
                     break; // malformed: the rest is ignored, what decoded is kept
             }
@@ -116,6 +124,13 @@ int wireStream(const std::uint8_t* data, std::size_t size)
                    && a.gpuTotal == b.gpuTotal && a.allocCount == b.allocCount);
     }
     checkListedNesting(*capture);
+    // Its nesting and timeline index, the walk going on from the halfway snapshot's, as
+    // when walked whole.
+    auto copy = std::make_shared<model::Capture>(*capture);
+    copy->nestingOrder.carrySlot.reset();
+    const auto walkedWhole = model::analyzeCapture(copy, model::ProgressRange(nullptr, 0, 1), model::LoadOptions{true});
+    const auto carried = model::analyzeCapture(capture, model::ProgressRange(nullptr, 0, 1), model::LoadOptions{true});
+    FUZZ_CHECK(walkedWhole && carried && testing::nestingDifference(*carried, *walkedWhole).empty());
     analyze(std::move(capture));
     return 0;
 }

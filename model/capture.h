@@ -218,6 +218,7 @@ struct NvtxTables
 };
 
 struct RowDurations; // stats/row_durations.h
+struct NestingCarrySlot; // stats/nesting_carry.h
 
 // Live captures: the calls of some tracks listed in nesting order by their source (a
 // thread's push/pop ranges in the order they were pushed, which is start order, an
@@ -238,6 +239,20 @@ struct NestingOrder
     Column<uint32_t> rows;   // the row of each of those calls
     // Per row: 1 when every call of it is on a listed track. Empty = none known to be.
     std::vector<uint8_t> rowListed;
+    // Per region: its CPU row, UINT32_MAX where it has none (what the lists' rows are).
+    Column<uint32_t> rowOfRegion;
+    // The end shown for calls still open (the snapshot's last timestamp, ns).
+    int64_t openEnd = 0;
+
+    // For carrying the nesting walk of the listed tracks from one snapshot of a stream to
+    // the next (stats/nesting_carry.h): this snapshot's layout, the layout it appended its
+    // calls to (every call closed there keeps its event here), 0 where none; and where the
+    // stream's snapshots leave their carry.
+    uint64_t layoutSerial = 0, appendedTo = 0;
+    // Where calls laid out there moved to here (taken along, or open there): (event there,
+    // event here), by the first. Every other call closed there keeps its event.
+    std::vector<std::pair<uint32_t, uint32_t>> moved;
+    std::weak_ptr<NestingCarrySlot> carrySlot;
 
     bool empty() const { return tracks.empty(); }
 };

@@ -14,7 +14,23 @@ std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
 {
     // The timeline index is collected during the nesting walk: one pass for both.
     TimelineIndexBuilder timeline;
-    if (!computeNesting(*capture, progress.sub(0.0, 0.5), options.timeline ? &timeline : nullptr))
+    // A live snapshot's listed tracks go on from the walk of the snapshot its calls were
+    // appended to, and leave theirs for the next (stats/nesting_carry.h).
+    const std::shared_ptr<NestingCarrySlot> slot = options.timeline ? capture->nestingOrder.carrySlot.lock() : nullptr;
+    std::shared_ptr<const NestingCarry> previous;
+    if (slot) {
+        std::lock_guard lock(slot->mutex);
+        if (slot->carry && capture->nestingOrder.appendedTo != 0
+            && slot->carry->layoutSerial == capture->nestingOrder.appendedTo)
+            previous = slot->carry;
+        slot->carry.reset(); // of no use to any later snapshot
+    }
+    NestingCarry next;
+    NestingOptions nesting;
+    nesting.resumeFrom = previous.get();
+    nesting.carryOut = slot ? &next : nullptr;
+    timeline.resumeFrom(previous.get(), *capture);
+    if (!computeNesting(*capture, progress.sub(0.0, 0.5), options.timeline ? &timeline : nullptr, nesting))
         return std::nullopt;
     addImpliedAllocationCounters(*capture); // tracks exist now; the timeline index reads them
 
@@ -23,7 +39,15 @@ std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
         return std::nullopt;
     LoadedCapture loaded{capture, std::move(summary), nullptr};
     if (options.timeline)
-        loaded.timeline = timeline.finish(*capture);
+        loaded.timeline = timeline.finish(*capture, slot ? &next : nullptr);
+    previous.reset();
+    if (slot && !next.tracks.empty()) {
+        next.layoutSerial = capture->nestingOrder.layoutSerial;
+        next.capture = capture;
+        next.index = loaded.timeline;
+        std::lock_guard lock(slot->mutex);
+        slot->carry = std::make_shared<const NestingCarry>(std::move(next));
+    }
     return loaded;
 }
 

@@ -162,6 +162,12 @@ public:
         Stores stores;
         std::vector<uint64_t> openEvents; // events (ascending) of the calls open then
         uint64_t relayouts = 0; // snapshots in a row laid out from the memo before them
+        // Names the memo's layout (unique in the process; 0: none), for the next snapshot
+        // to say which layout it appended to (NestingOrder::appendedTo).
+        uint64_t serial = 0;
+        // Where the analysis of the stream's snapshots leaves the nesting walk's carry
+        // (stats/nesting_carry.h); kept from memo to memo.
+        std::shared_ptr<NestingCarrySlot> carrySlot;
         // (bucket, its calls closed then, counted and their durations kept: see
         // stats/row_durations.h), by bucket (see Layout), for the buckets of at least
         // NvtxAssemblerOptions::minimumCommittedCalls calls, in a snapshot laid out from a

@@ -33,6 +33,7 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(Capture& c, const Column
         if (callsBefore[region + 1] != callsBefore[region])
             lists.rowOfRegion[region] = rows++;
     c.nestingOrder.rowListed.assign(rows, 1);
+    c.nestingOrder.rowOfRegion = lists.rowOfRegion;
     c.nestingOrder.events.resize(total);
     c.nestingOrder.rows.resize(total);
     return lists;

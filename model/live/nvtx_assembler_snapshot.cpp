@@ -5,6 +5,7 @@
 #include "nvtx_assembler.h"
 
 #include "../share_out.h"
+#include "../stats/nesting_carry.h"
 #include "../stats/saturating.h"
 
 #include <algorithm>
@@ -233,9 +234,16 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         eventOf.reserve(2 * n); // room to grow in place (mapped, not touched)
     eventOf.resize(n);
     const size_t eventBlocks = (events + kBlock - 1) / kBlock;
+    // The calls laid out then that moved (open then, or taken along), for carrying the
+    // nesting walk over (NestingOrder::moved).
+    std::vector<std::pair<uint32_t, uint32_t>> moved;
     if (eventOfKept)
-        for (uint64_t k = layout.appendedFrom; k < events; ++k) // every one held by a row
-            eventOf[order[k]] = uint32_t(k);
+        for (uint64_t k = layout.appendedFrom; k < events; ++k) { // every one held by a row
+            const uint32_t call = order[k];
+            if (call < memo->calls)
+                moved.emplace_back(eventOf[call], uint32_t(k));
+            eventOf[call] = uint32_t(k);
+        }
     else
         shareOut(eventBlocks, [&](size_t block, int) {
             const uint64_t from = block * kBlock, to = std::min<uint64_t>(events, from + kBlock);
@@ -245,6 +253,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 for (uint64_t k = std::max(from, s->begin), end = std::min(to, s->end); k < end; ++k)
                     eventOf[order[k]] = uint32_t(k);
         });
+    std::sort(moved.begin(), moved.end());
     // The calls are read in arrival order and their values scattered to their events: the
     // call table streams through once, and the writes go to a few places per row at a time
     // (calls of a row arrive roughly in start order), which stay in cache. Gathering the
@@ -330,8 +339,18 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     auto committed = addRowDurations(c, layout, memo, eventOf);
     // The next snapshot starts from this layout, unless the memo is of a later state.
     const bool memoReplaced = memo && !(memo->lineage == m_lineage && memo->edits > m_edits);
+    // Which layout this one appended to, and its own, for the nesting walk's carry
+    // (NestingOrder::layoutSerial).
+    const uint64_t appendedTo = eventOfKept ? memo->serial : 0;
+    uint64_t layoutSerial = 0;
+    std::shared_ptr<NestingCarrySlot> carrySlot;
     if (memoReplaced) {
+        static std::atomic<uint64_t> serials{0};
+        layoutSerial = ++serials;
+        carrySlot = memo->carrySlot ? memo->carrySlot : std::make_shared<NestingCarrySlot>();
         LayoutMemo next;
+        next.serial = layoutSerial;
+        next.carrySlot = carrySlot;
         next.lineage = m_lineage;
         next.edits = m_edits;
         next.rewrites = m_rewrites;
@@ -363,6 +382,13 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     }
     assignTracks(c);
     finishNestingOrder(c); // before the GPU tables: the GPU time of CPU calls reads the lists
+    if (!c.nestingOrder.empty() && layoutSerial) {
+        c.nestingOrder.openEnd = last;
+        c.nestingOrder.layoutSerial = layoutSerial;
+        c.nestingOrder.appendedTo = appendedTo;
+        c.nestingOrder.moved = std::move(moved);
+        c.nestingOrder.carrySlot = carrySlot;
+    }
     addGpuTables(c, order, eventOf, firstGpuRow);
     if (m_sawAllocations)
         addAllocationTables(c);

@@ -2,6 +2,7 @@
 #include "nesting_walk.h"
 
 #include "overlap_lanes.h"
+#include "nesting_carry.h"
 #include "../share_out.h"
 
 #include <algorithm>
@@ -205,19 +206,36 @@ bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressR
 bool Nester::run(const ProgressRange& progress)
 {
     const size_t n = m_events.size();
-    if (m_depth)
-        m_depth->assign(n, 0);
 
     // Runs grouped by track, each track's runs in row order.
     std::vector<std::vector<Run>> runsOfTrack;
     if (!addRuns(runsOfTrack, progress))
         return false;
     runsOfTrack.resize(m_capture.tracks.size());
+    planCarry(runsOfTrack);
+    if (m_depth) {
+        // A track whose walk goes on from a carry walks only its new calls: the others
+        // keep the depth they had (a call closed then keeps its event, or moved to one).
+        const bool resumed = std::any_of(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; });
+        m_depth->resize(n);
+        size_t kept = 0;
+        const Column<uint16_t>* before = resumed ? &m_options.resumeFrom->capture->events.depth : nullptr;
+        if (before) {
+            kept = std::min(before->size(), n);
+            std::copy_n(before->begin(), kept, m_depth->begin());
+        }
+        std::fill(m_depth->begin() + int64_t(kept), m_depth->end(), uint16_t(0));
+        if (before)
+            for (const auto& [from, to] : m_capture.nestingOrder.moved) // taken along since
+                if (from < before->size() && to < n)
+                    (*m_depth)[to] = (*before)[from];
+    }
     // A visitor that needs every call in order on one thread gets the serial walk (see
     // walkInParallel).
     if (n >= m_options.parallelMinimumCalls && std::thread::hardware_concurrency() >= 2) {
         if (walkInParallel(runsOfTrack, progress)) {
             m_gathered.clear();
+            finishCarry();
             return true;
         }
         if (progress.cancelled())
@@ -233,7 +251,7 @@ bool Nester::run(const ProgressRange& progress)
             return false;
         for (const Run& run : runs)
             done += run.end - run.position;
-        walker.walk(runs, track);
+        walkTrack(walker, runs, track, {}, listedOf(track));
         if (walker.totals.disordered)
             break;
         progress.report(n ? double(std::min<uint64_t>(done, n)) / double(n) : 1.0);
@@ -247,6 +265,7 @@ bool Nester::run(const ProgressRange& progress)
                                      + totals.overlapExample
                                      + "); they are treated as siblings for exclusive time",
                                  {}};
+    finishCarry();
     return true;
 }
 
@@ -274,6 +293,8 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
         capture.nestingOrder = {};
         if (visitor)
             visitor->restart();
+        if (options.carryOut) // the lists are dropped: nothing is carried
+            options.carryOut->tracks.clear();
         nester.emplace(capture, &capture.events.depth, visitor, options, false);
         if (!nester->run(progress))
             return false;
@@ -287,6 +308,8 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
             if (visitor)
                 visitor->restart();
             capture.nestingOrder = {}; // calls moved to other tracks
+            if (options.carryOut)
+                options.carryOut->tracks.clear();
             nester.emplace(capture, &capture.events.depth, visitor, options, false);
             if (!nester->run(progress))
                 return false;

@@ -37,9 +37,16 @@ namespace spanscope::model {
 // (exact when the rows on that track hold disjoint calls; otherwise the track is walked
 // whole). The results are those of the serial walk; a capture with partial overlaps is
 // walked serially again.
+// A live snapshot's listed tracks may go on from the walk of the snapshot before
+// (`resumeFrom`, made from the snapshot its calls were appended to), and leave where their
+// walk stopped in `carryOut` (nesting_carry.h); either may be null.
+struct NestingCarry;
+struct TrackCarry;
 struct NestingOptions
 {
     uint64_t parallelMinimumCalls = uint64_t(1) << 20;
+    const NestingCarry* resumeFrom = nullptr;
+    NestingCarry* carryOut = nullptr;
 };
 class NestingVisitor;
 bool computeNesting(Capture& capture, const ProgressRange& progress = {nullptr, 0, 1},
@@ -58,6 +65,12 @@ public:
     virtual void track(TrackId track) = 0;
     virtual void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) = 0;
     virtual void unclosed(uint32_t event, TrackId track) = 0;
+    // A listed track's walk may go on from a carry (NestingOptions::resumeFrom) only where
+    // the visitor can take what it saw of the track before from there (false: the track is
+    // walked whole); then resumeTrack() comes instead of track(), and the calls after it
+    // are those the walk visits from the carry on.
+    virtual bool canResume(const TrackCarry& /*carry*/) const { return false; }
+    virtual void resumeTrack(TrackId track, const TrackCarry& /*carry*/) { this->track(track); }
     // Forget everything seen: the walk starts over. computeNesting() does this once when
     // its first walk found partial overlaps and it moved calls to inferred lanes
     // (overlap_lanes.h); walkNesting() never does. Visitors passed to computeNesting()

@@ -40,8 +40,14 @@ bool Nester::splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, 
             early.calls += first.end - first.position;
             // The row's calls are disjoint: only its last early call can still be open.
             const EventIndex last = run.at(low - 1);
-            if (m_events.end[last] > at)
-                candidates.push_back({{m_events.start[last], m_events.end[last], run.row}, run.order});
+            if (m_events.end[last] > at) {
+                // Whether it starts with the call walked before it is known for a track of
+                // one run (a listed one, whose walk may be carried to the next snapshot).
+                const bool tied = runs.size() > 1 || low < run.position + 2
+                                  || m_events.start[run.at(low - 2)] == m_events.start[last];
+                candidates.push_back(
+                    {{m_events.start[last], m_events.end[last], run.rowAt(low - 1), last, low - 1, tied}, run.order});
+            }
         }
         if (second.position < second.end) {
             late.runs.push_back(second);
@@ -79,9 +85,10 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
         WalkUnit whole{TrackId{t}, runs, {}, 0, nullptr};
         for (const Run& run : runs)
             whole.calls += run.end - run.position;
-        if (whole.calls == 0)
+        whole.listed = listedOf(track);
+        if (whole.calls == 0 && !(whole.listed && whole.listed->carry))
             continue;
-        if (whole.calls >= total / 4 && whole.calls >= 2) {
+        if (!whole.listed && whole.calls >= total / 4 && whole.calls >= 2) {
             // Split at the start of the middle call of the track's largest row.
             const Run& largest = *std::max_element(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
                 return a.end - a.position < b.end - b.position;
@@ -116,7 +123,7 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
         walker.useVisitor(unit.visitor.get());
         unit.worker = worker;
         unit.lanesBegin = walker.totals.laneExclusive.size();
-        walker.walk(unit.runs, unit.track, unit.open);
+        walkTrack(walker, unit.runs, unit.track, unit.open, unit.listed);
         unit.lanesEnd = walker.totals.laneExclusive.size();
     });
     if (progress.cancelled())

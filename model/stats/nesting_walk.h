@@ -5,6 +5,7 @@
 // cores.
 
 #include "nesting.h"
+#include "nesting_carry.h"
 #include "saturating.h"
 
 #include <deque>
@@ -40,6 +41,9 @@ struct Open
 {
     int64_t start, end;
     uint32_t row;
+    uint32_t event;
+    uint64_t position;     // in its run (a listed track's: in its list)
+    bool tied = true;      // it starts together with the call walked before it (or unknown)
 };
 
 // What walks add up; a parallel run has one per worker, added together at the end.
@@ -62,7 +66,7 @@ public:
     // `depth` may be null (nothing stored per call); `visitor` may be null.
     TrackWalker(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor)
         : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor),
-          m_lanes(!capture.events.track.empty())
+          m_lanes(!capture.events.track.empty()), m_openEnd(capture.nestingOrder.openEnd)
     {
         const size_t rows = capture.rows.size();
         totals.rowExclusive.assign(rows, 0);
@@ -73,10 +77,26 @@ public:
     // `open`: the calls already open when the first call of `runs` starts, outermost
     // first (a slice that begins inside them).
     void walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open = {});
+    // Goes on with a listed track's walk from where `carry` left it (nesting_carry.h),
+    // `runs` being the rest of its list: the exclusive time carried, the calls on the
+    // carried stack (those open then visited again, ending at `ends`), then the runs.
+    // `listBegin`: where the track's list starts in Capture::nestingOrder.
+    void resume(std::vector<Run>& runs, TrackId track, const TrackCarry& carry, const std::vector<int64_t>& ends,
+                uint64_t listBegin);
     // The visitor of the next walks (a piece of a shared-out walk); may be null.
     void useVisitor(NestingVisitor* visitor) { m_visitor = visitor; }
 
     WalkTotals totals;
+
+    // Where the last walk() or resume() stopped, for the next snapshot's carry: the
+    // stack, the last call walked, and the calls' ends: the latest of those not ending at
+    // NestingOrder::openEnd (where calls still open are shown to end), and how many end
+    // there. A resume() starts them from its carry.
+    const std::vector<Open>& stack() const { return m_stack; }
+    int64_t lastStart = INT64_MIN, lastStop = INT64_MAX;
+    uint32_t lastEvent = 0;
+    int64_t maxEnd = INT64_MIN;
+    uint64_t endsAtOpenEnd = 0;
 
 private:
     // The nesting-order key of a run's head call. A run with no call left holds kDone,
@@ -115,7 +135,9 @@ private:
     static constexpr uint64_t kPrefetchCalls = 32; // 4 cache lines of 8-byte times ahead
     // Forced inline in track_walker.cpp: walk() is its only caller, once per call, and as an
     // outside function (since the walk spans several files) it cost the analysis ~6 %.
-    void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank);
+    void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank, uint64_t position, bool tied);
+    // The loser tree's merge of the runs, after the stack is set up.
+    void merge(std::vector<Run>& runs, int32_t rank);
     void finishLane(TrackId track);
     void addLaneExclusive(uint32_t row, int64_t ns)
     {
@@ -133,6 +155,7 @@ private:
     Column<uint16_t>* m_depth;
     NestingVisitor* m_visitor;
     const bool m_lanes;
+    const int64_t m_openEnd;
     std::vector<Open> m_stack;
     std::vector<HeadKey> m_keys;  // per run, see walk()
     std::vector<uint32_t> m_tree; // losers per inner node of the tree, see walk()
@@ -140,6 +163,17 @@ private:
     std::vector<int64_t> m_laneRowExclusive;
     std::vector<bool> m_laneRowTouched;
     std::vector<uint32_t> m_touchedRows;
+};
+
+// A listed track of one list (a thread's push/pop ranges): its walk may go on from the
+// last snapshot's carry, and may leave one for the next (nesting_carry.h).
+struct Listed
+{
+    TrackId track;
+    uint64_t begin = 0, end = 0; // its list in Capture::nestingOrder
+    const TrackCarry* carry = nullptr; // where its walk goes on from, if anywhere
+    std::vector<int64_t> ends;         // the new ends of carry->stack
+    std::optional<TrackCarry> made;    // where its walk stopped (exclusive times added last)
 };
 
 // One piece of a parallel walk: a whole track, or the calls of one that start in one part
@@ -151,6 +185,7 @@ struct WalkUnit
     std::vector<Open> open; // see TrackWalker::walk
     uint64_t calls = 0;
     std::unique_ptr<NestingVisitor> visitor; // the piece of the caller's visitor, if any
+    struct Listed* listed = nullptr;         // a listed track walked whole, see Listed
     // Its entries in its walker's totals.laneExclusive: [lanesBegin, lanesEnd) of worker's.
     int worker = 0;
     size_t lanesBegin = 0, lanesEnd = 0;
@@ -203,6 +238,20 @@ private:
     // captures). False if cancelled.
     bool addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
     bool walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const ProgressRange& progress);
+    // The listed tracks whose walk goes on from NestingOptions::resumeFrom (their runs
+    // then start where it stopped), and those that leave a carry.
+    void planCarry(std::vector<std::vector<Run>>& runsOfTrack);
+    Listed* listedOf(TrackId track)
+    {
+        return track.value < m_listedOf.size() && m_listedOf[track.value] != UINT32_MAX
+                   ? &m_listed[m_listedOf[track.value]]
+                   : nullptr;
+    }
+    // Walks one track (resuming it where planned) and keeps where a listed one stopped.
+    void walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId track, const std::vector<Open>& open,
+                   Listed* listed);
+    // Fills NestingOptions::carryOut from the listed tracks' walks, once all are done.
+    void finishCarry();
     bool splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, WalkUnit& late) const;
 
     const Capture& m_capture;
@@ -213,6 +262,8 @@ private:
     std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs
     uint32_t m_runOrder = 0;
     std::vector<uint8_t> m_listedTrack; // by track: its calls are read from nestingOrder
+    std::vector<Listed> m_listed;
+    std::vector<uint32_t> m_listedOf; // by track: index into m_listed, or UINT32_MAX
 };
 
 } // namespace spanscope::model::nesting_walk

@@ -1,10 +1,17 @@
 // TrackWalker: the nesting walk over one track's runs (nesting_walk.h).
 #include "nesting_walk.h"
 
+#include <algorithm>
+
 namespace spanscope::model::nesting_walk {
 
-[[gnu::always_inline]] inline void TrackWalker::visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank)
+[[gnu::always_inline]] inline void TrackWalker::visit(EventIndex e, int64_t start, int64_t end, uint32_t row,
+                                                      int32_t rank, uint64_t position, bool tied)
 {
+    if (end == m_openEnd)
+        ++endsAtOpenEnd;
+    else
+        maxEnd = std::max(maxEnd, end);
     // Close what ended at or before this start; a zero-length call stays open through its
     // own instant.
     while (!m_stack.empty()) {
@@ -36,7 +43,7 @@ namespace spanscope::model::nesting_walk {
         (*m_depth)[e] = depth;
     if (m_visitor)
         m_visitor->call(e, depth, start, end);
-    m_stack.push_back({start, end, row});
+    m_stack.push_back({start, end, row, e, position, tied});
 }
 
 void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open)
@@ -44,7 +51,50 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
     m_stack = open;
     if (m_visitor)
         m_visitor->track(track);
+    lastStart = INT64_MIN;
+    lastStop = INT64_MAX;
+    maxEnd = INT64_MIN;
+    endsAtOpenEnd = 0;
+    merge(runs, m_capture.tracks[track.value].rank);
+    finishLane(track);
+}
+
+void TrackWalker::resume(std::vector<Run>& runs, TrackId track, const TrackCarry& carry,
+                         const std::vector<int64_t>& ends, uint64_t listBegin)
+{
+    const NestingOrder& listing = m_capture.nestingOrder;
+    m_stack.clear();
+    if (m_visitor)
+        m_visitor->resumeTrack(track, carry);
     const int32_t rank = m_capture.tracks[track.value].rank;
+    maxEnd = carry.maxClosedEnd;
+    endsAtOpenEnd = 0;
+    lastStart = carry.lastStart;
+    lastStop = carry.lastStop;
+    // The rows in the order the walk first met them, as the whole walk lists them.
+    for (const auto& [region, ns] : carry.exclusive) {
+        const uint32_t row = listing.rowOfRegion[region];
+        totals.rowExclusive[row] = addSaturating(totals.rowExclusive[row], ns);
+        addLaneExclusive(row, ns);
+    }
+    for (size_t i = 0; i < carry.stack.size(); ++i) {
+        const TrackCarry::Entry& entry = carry.stack[i];
+        const uint64_t at = listBegin + entry.position;
+        const EventIndex e = listing.events[at];
+        if (entry.open) { // shown to end at the last snapshot's end: its time counts now
+            visit(e, entry.start, ends[i], listing.rows[at], rank, entry.position, entry.tiedWithPrevious);
+            if (entry.event == carry.lastEvent)
+                lastStop = ends[i];
+        } else {
+            m_stack.push_back({entry.start, entry.end, listing.rows[at], e, entry.position, entry.tiedWithPrevious});
+        }
+    }
+    merge(runs, rank);
+    finishLane(track);
+}
+
+void TrackWalker::merge(std::vector<Run>& runs, int32_t rank)
+{
     // A loser tree over the runs' head calls: after the winner advances, one comparison
     // per level (log2 of the run count) finds the next, without branches to mispredict.
     // Leaves past the last run, and runs used up, are `done` and lose to everything.
@@ -68,17 +118,22 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
         m_tree[node] = rightWins ? left : right;
     }
     uint32_t winner = winners[1];
-    int64_t lastStart = INT64_MIN, lastStop = INT64_MAX;
+    // The last call walked, in locals while the loop runs.
+    int64_t previousStart = lastStart, previousStop = lastStop;
+    uint32_t previousEvent = lastEvent;
     while (m_keys[winner].tie != kDone.tie) {
         Run& top = runs[winner];
         HeadKey& key = m_keys[winner];
-        if ((key.start < lastStart) | ((key.start == lastStart) & (key.stop > lastStop)) | (key.stop < key.start)) {
+        if ((key.start < previousStart) | ((key.start == previousStart) & (key.stop > previousStop))
+            | (key.stop < key.start)) {
             totals.disordered = true;
             break;
         }
-        lastStart = key.start;
-        lastStop = key.stop;
-        visit(top.head(), key.start, key.stop, top.rowAt(top.position), rank);
+        const bool tied = key.start == previousStart;
+        previousStart = key.start;
+        previousStop = key.stop;
+        previousEvent = top.head();
+        visit(previousEvent, key.start, key.stop, top.rowAt(top.position), rank, top.position, tied);
         if (++top.position == top.end)
             key = kDone;
         else
@@ -98,7 +153,9 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
             tie = heldWins ? h.tie : tie;
         }
     }
-    finishLane(track);
+    lastStart = previousStart;
+    lastStop = previousStop;
+    lastEvent = previousEvent;
 }
 
 void TrackWalker::finishLane(TrackId track)

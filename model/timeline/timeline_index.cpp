@@ -8,13 +8,27 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 
 namespace spanscope::model {
 
 namespace {
 
-void finishRow(const Capture& capture, DepthRow& row)
+// What finishing one depth row takes: where the same row of the snapshot before stood
+// (`previous`, `from`: its first from->closed calls are this row's), and where to leave the
+// state after `saveAt` calls for the next snapshot (`save`); any may be null.
+struct RowJob
 {
+    DepthRow* row = nullptr;
+    const DepthRow* previous = nullptr;
+    const DepthCarry* from = nullptr;
+    DepthCarry* save = nullptr;
+    uint64_t saveAt = 0;
+};
+
+void finishRow(const Capture& capture, const RowJob& job)
+{
+    DepthRow& row = *job.row;
     const auto& start = capture.events.start;
     const auto& end = capture.events.end;
     const size_t n = row.events.size();
@@ -22,17 +36,39 @@ void finishRow(const Capture& capture, DepthRow& row)
     row.busyPrefix.resize(n + 1);
     row.busyPrefix[0] = 0;
     bool endsOrdered = true;
+    int64_t lastEnd = std::numeric_limits<int64_t>::min();
+    const int64_t firstStart = n > 0 ? start[row.events[0]] : 0, rowEnd = n > 0 ? end[row.events[n - 1]] : 0;
+    // Calls the row had in the snapshot before keep their sums, samples and summaries.
+    size_t first = 0;
+    std::optional<RowLodBuilder> lod;
+    if (job.from && job.previous && job.from->endsOrdered && job.from->closed <= n
+        && job.from->closed < job.previous->busyPrefix.size()) {
+        lod = job.from->lod.continued(rowEnd, n);
+        if (lod) {
+            first = job.from->closed;
+            lastEnd = job.from->lastEnd;
+            std::copy_n(job.previous->busyPrefix.begin(), first + 1, row.busyPrefix.begin());
+            const size_t samples = (first + DepthRow::kSampleStride - 1) / DepthRow::kSampleStride;
+            row.sampledStart.assign(job.previous->sampledStart.begin(),
+                                    job.previous->sampledStart.begin() + int64_t(samples));
+        }
+    }
+    if (!lod)
+        lod.emplace(firstStart, rowEnd, n);
+    auto save = [&](size_t at) {
+        if (job.save && job.saveAt == at)
+            *job.save = DepthCarry{at, endsOrdered, lastEnd, *lod};
+    };
     // One pass over the calls for the busy time, the sampled starts and the summaries:
     // their columns are read through indices that skip about (a depth row holds calls of
     // many rows), which costs a cache miss per call and column.
     row.sampledStart.reserve(n / DepthRow::kSampleStride + 1);
-    RowLodBuilder lod(n > 0 ? start[row.events[0]] : 0, n > 0 ? end[row.events[n - 1]] : 0, n);
-    int64_t lastEnd = std::numeric_limits<int64_t>::min();
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = first; i < n; ++i) {
         if (i + 16 < n) {
             __builtin_prefetch(&start[row.events[i + 16]]);
             __builtin_prefetch(&end[row.events[i + 16]]);
         }
+        save(i);
         const uint32_t e = row.events[i];
         const int64_t s = start[e], t = end[e];
         row.busyPrefix[i + 1] = addSaturating(row.busyPrefix[i], subtractSaturating(t, s));
@@ -41,10 +77,11 @@ void finishRow(const Capture& capture, DepthRow& row)
         if (i % DepthRow::kSampleStride == 0)
             row.sampledStart.push_back(s);
         if (endsOrdered) // else the summaries are not kept
-            lod.add(i, s, t);
+            lod->add(i, s, t);
     }
+    save(n);
     if (endsOrdered) // the summaries assume calls that do not overlap
-        row.lod = lod.finish();
+        row.lod = lod->finish();
     if (!endsOrdered) {
         row.maxEnd.resize(n);
         int64_t running = std::numeric_limits<int64_t>::min();
@@ -137,6 +174,75 @@ int32_t TimelineIndex::laneOfThread(int32_t rank, int64_t thread) const
     return it == m_threadLanes.end() ? -1 : it->second;
 }
 
+void TimelineIndexBuilder::resumeFrom(const NestingCarry* carry, const Capture& capture)
+{
+    m_resumeFrom = carry;
+    m_moved.reset();
+    if (!carry || !carry->capture)
+        return;
+    const auto& track = carry->capture->events.track;
+    auto moved = std::make_shared<MovedByTrack>();
+    for (const auto& pair : capture.nestingOrder.moved)
+        if (pair.first < track.size())
+            (*moved)[uint32_t(track[pair.first])].push_back(pair);
+    m_moved = std::move(moved);
+}
+
+bool TimelineIndexBuilder::canResume(const TrackCarry& carry) const
+{
+    if (!m_resumeFrom || !m_resumeFrom->index)
+        return false;
+    const TimelineIndex& index = *m_resumeFrom->index;
+    const int32_t lane = index.laneOfThread(carry.rank, carry.thread);
+    if (lane < 0)
+        return false;
+    const TimelineLane& previous = index.lanes()[size_t(lane)];
+    if (!previous.unclosed.empty() || previous.depths.size() != carry.depths.size())
+        return false;
+    for (size_t d = 0; d < carry.depths.size(); ++d)
+        if (carry.depths[d].closed > previous.depths[d].size())
+            return false;
+    return true;
+}
+
+void TimelineIndexBuilder::resumeTrack(TrackId track, const TrackCarry& carry)
+{
+    const TimelineIndex& index = *m_resumeFrom->index;
+    const TimelineLane& previous = index.lanes()[size_t(index.laneOfThread(carry.rank, carry.thread))];
+    m_current = &m_lanes[track.value];
+    m_resumed[track.value] = {&previous, &carry};
+    m_current->depths.resize(carry.depths.size());
+    for (size_t d = 0; d < carry.depths.size(); ++d) {
+        const auto& calls = previous.depths[d].events;
+        auto& row = m_current->depths[d].events;
+        // Room for the calls to come (mapped, faulted in only as written): growing by
+        // push_back would copy the row again.
+        const uint64_t closed = carry.depths[d].closed;
+        row.reserve(closed + std::max<uint64_t>(closed / 4, 1 << 16));
+        row.assign(calls.begin(), calls.begin() + int64_t(closed));
+    }
+    // Calls taken along to new events since: found by their start in their row (in start
+    // order), their entry rewritten.
+    const Capture& before = *m_resumeFrom->capture;
+    const auto moved = m_moved->find(carry.track.value);
+    if (moved == m_moved->end())
+        return;
+    for (const auto& [from, to] : moved->second) {
+        const uint16_t d = before.events.depth[from];
+        if (d >= carry.depths.size())
+            continue;
+        const auto& calls = previous.depths[d].events;
+        const auto end = calls.begin() + int64_t(carry.depths[d].closed);
+        const int64_t start = before.events.start[from];
+        auto at = std::partition_point(calls.begin(), end, [&](uint32_t e) { return before.events.start[e] < start; });
+        for (; at != end && before.events.start[*at] == start; ++at)
+            if (*at == from) {
+                m_current->depths[d].events[size_t(at - calls.begin())] = to;
+                break;
+            }
+    }
+}
+
 void TimelineIndexBuilder::track(TrackId track)
 {
     m_current = &m_lanes[track.value];
@@ -158,18 +264,24 @@ void TimelineIndexBuilder::unclosed(uint32_t event, TrackId track)
 void TimelineIndexBuilder::restart()
 {
     m_lanes.clear();
+    m_resumed.clear();
     m_current = nullptr;
 }
 
 std::unique_ptr<NestingVisitor> TimelineIndexBuilder::piece()
 {
-    return std::make_unique<TimelineIndexBuilder>();
+    auto piece = std::make_unique<TimelineIndexBuilder>();
+    piece->m_resumeFrom = m_resumeFrom;
+    piece->m_moved = m_moved;
+    return piece;
 }
 
 void TimelineIndexBuilder::join(NestingVisitor& piece)
 {
     // Pieces come in walk order, so a track's later part appends to its earlier one.
-    for (auto& [track, part] : static_cast<TimelineIndexBuilder&>(piece).m_lanes) {
+    auto& builder = static_cast<TimelineIndexBuilder&>(piece);
+    m_resumed.insert(builder.m_resumed.begin(), builder.m_resumed.end());
+    for (auto& [track, part] : builder.m_lanes) {
         TimelineLane& lane = m_lanes[track];
         if (lane.depths.size() < part.depths.size())
             lane.depths.resize(part.depths.size());
@@ -192,19 +304,41 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Capture& capture
     return builder.finish(capture);
 }
 
-void TimelineIndexBuilder::finishRows(const Capture& capture)
+void TimelineIndexBuilder::finishRows(const Capture& capture, NestingCarry* carry)
 {
+    std::map<uint32_t, TrackCarry*> carried; // by TrackId
+    if (carry)
+        for (TrackCarry& t : carry->tracks)
+            carried[t.track.value] = &t;
     // Each row reads its calls through their indices (a cache miss per call, mostly), so
-    // two cores wait on twice as many. Largest first: the two finish together.
-    std::vector<DepthRow*> rows;
-    for (auto& [track, lane] : m_lanes)
-        for (auto& row : lane.depths)
-            rows.push_back(&row);
-    std::stable_sort(rows.begin(), rows.end(), [](const DepthRow* a, const DepthRow* b) { return a->size() > b->size(); });
+    // two cores wait on twice as many. Largest first: the two finish together. Rows that
+    // go on from the snapshot before read only their new calls.
+    std::vector<RowJob> rows;
+    for (auto& [track, lane] : m_lanes) {
+        const auto resumed = m_resumed.find(track);
+        const auto carrying = carried.find(track);
+        TrackCarry* made = carrying == carried.end() ? nullptr : carrying->second;
+        if (made)
+            made->depths.resize(lane.depths.size());
+        for (size_t d = 0; d < lane.depths.size(); ++d) {
+            RowJob job{&lane.depths[d]};
+            if (resumed != m_resumed.end() && d < resumed->second.carry->depths.size()) {
+                job.previous = &resumed->second.previous->depths[d];
+                job.from = &resumed->second.carry->depths[d];
+            }
+            if (made) { // a call still open at this depth is the row's last
+                job.save = &made->depths[d];
+                job.saveAt = lane.depths[d].size() - (d < made->stack.size() && made->stack[d].open ? 1 : 0);
+            }
+            rows.push_back(job);
+        }
+    }
+    auto pending = [](const RowJob& job) { return job.row->size() - (job.from && job.previous ? job.from->closed : 0); };
+    std::stable_sort(rows.begin(), rows.end(), [&](const RowJob& a, const RowJob& b) { return pending(a) > pending(b); });
     uint64_t calls = 0;
-    for (const DepthRow* row : rows)
-        calls += row->size();
-    auto finish = [&](size_t item, int) { finishRow(capture, *rows[item]); };
+    for (const RowJob& row : rows)
+        calls += pending(row);
+    auto finish = [&](size_t item, int) { finishRow(capture, rows[item]); };
     if (calls >= kParallelRowCalls)
         shareOut(rows.size(), finish);
     else
@@ -212,7 +346,7 @@ void TimelineIndexBuilder::finishRows(const Capture& capture)
             finish(item, 0);
 }
 
-std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture& capture)
+std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture& capture, NestingCarry* carry)
 {
     auto index = std::make_shared<TimelineIndex>();
 
@@ -229,7 +363,8 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
         if (capture.instants.track(i).value < hasInstants.size())
             hasInstants[capture.instants.track(i).value] = true;
     const PointTracks points = pointTracks(capture);
-    finishRows(capture);
+    finishRows(capture, carry);
+    m_resumed.clear();
     index->m_laneOfTrack.assign(capture.tracks.size(), -1);
     for (const TrackId track : tracksInDisplayOrder(capture)) {
         auto found = m_lanes.find(track.value);

@@ -13,6 +13,7 @@
 #include "../capture.h"
 #include "../column.h"
 #include "../stats/nesting.h"
+#include "../stats/nesting_carry.h"
 #include "timeline_lod.h"
 
 #include <cstdint>
@@ -125,6 +126,13 @@ private:
 class TimelineIndexBuilder : public NestingVisitor
 {
 public:
+    // The lanes of tracks whose walk goes on from `carry` (NestingOptions::resumeFrom) take
+    // what the walk saw of them before from its index: each depth row's calls closed then,
+    // their busy-time sums, sampled starts and summaries (nesting_carry.h).
+    // `capture`: the snapshot walked now (where the calls that moved since went).
+    void resumeFrom(const NestingCarry* carry, const Capture& capture);
+    bool canResume(const TrackCarry& carry) const override;
+    void resumeTrack(TrackId track, const TrackCarry& carry) override;
     void track(TrackId track) override;
     void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) override;
     void unclosed(uint32_t event, TrackId track) override;
@@ -133,17 +141,28 @@ public:
     void join(NestingVisitor& piece) override;
 
     // Sorts nothing (the walk's order is kept); the rows' sums and summaries are made on
-    // both cores.
-    std::shared_ptr<const TimelineIndex> finish(const Capture& capture);
+    // both cores. `carry`: the walk's NestingOptions::carryOut, whose tracks get where
+    // their lanes' depth rows stood (TrackCarry::depths), or null.
+    std::shared_ptr<const TimelineIndex> finish(const Capture& capture, NestingCarry* carry = nullptr);
 
 private:
     // Below this many calls the rows are finished on the calling thread alone (a helper
     // thread costs ~50 µs).
     static constexpr uint64_t kParallelRowCalls = uint64_t(1) << 16;
-    void finishRows(const Capture& capture);
+    void finishRows(const Capture& capture, NestingCarry* carry);
 
     std::map<uint32_t, TimelineLane> m_lanes; // by TrackId
     TimelineLane* m_current = nullptr;
+    const NestingCarry* m_resumeFrom = nullptr;
+    // NestingOrder::moved by the track the calls had in the carry's snapshot.
+    using MovedByTrack = std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>;
+    std::shared_ptr<const MovedByTrack> m_moved;
+    struct Resumed
+    {
+        const TimelineLane* previous; // in m_resumeFrom's index
+        const TrackCarry* carry;
+    };
+    std::map<uint32_t, Resumed> m_resumed; // by TrackId
 };
 
 } // namespace spanscope::model

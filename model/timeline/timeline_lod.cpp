@@ -29,7 +29,7 @@ LodLevel coarsen(const LodLevel& fine)
 
 } // namespace
 
-RowLodBuilder::RowLodBuilder(int64_t firstStart, int64_t lastEnd, size_t count) : m_count(count)
+RowLodBuilder::RowLodBuilder(int64_t firstStart, int64_t lastEnd, size_t count) : m_count(count), m_sizedFor(count)
 {
     const int64_t buckets0 = int64_t(count) / RowLod::kCallsPerBucket;
     if (buckets0 < 4)
@@ -44,6 +44,20 @@ RowLodBuilder::RowLodBuilder(int64_t firstStart, int64_t lastEnd, size_t count) 
     m_level.first.resize(buckets + 1);
     m_level.longest.assign(buckets, 0);
     m_level.covered.assign((buckets + 63) / 64, 0);
+}
+
+std::optional<RowLodBuilder> RowLodBuilder::continued(int64_t lastEnd, size_t count) const
+{
+    if (!m_building || count > 4 * m_sizedFor)
+        return std::nullopt;
+    RowLodBuilder next = *this;
+    next.m_count = count;
+    const int64_t span = std::max(m_lod.base, lastEnd) - m_lod.base + 1;
+    const size_t buckets = std::max(size_t(span / m_level.width + 1), m_level.buckets());
+    next.m_level.first.resize(buckets + 1);
+    next.m_level.longest.resize(buckets, 0);
+    next.m_level.covered.resize((buckets + 63) / 64, 0);
+    return next;
 }
 
 void RowLodBuilder::setCovered(size_t b0, size_t b1)

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace spanscope::model {
@@ -44,6 +45,7 @@ class RowLodBuilder
 {
 public:
     RowLodBuilder(int64_t firstStart, int64_t lastEnd, size_t count);
+    RowLodBuilder() = default; // makes nothing
     // Call k of the row (k ascending from 0), from `start` to `end` (ns).
     void add(size_t k, int64_t start, int64_t end)
     {
@@ -57,6 +59,11 @@ public:
         setCovered(b0, std::min(b1, m_level.buckets() - 1));
     }
     RowLod finish();
+    // This builder (a copy kept after some of a row's calls, before finish()) made ready to
+    // take the rest of a longer row: `lastEnd` and `count` are the whole row's now. Empty
+    // where it made no summaries, or where the row has grown past 4 times the calls it
+    // was sized for (its buckets would then hold too many calls each: build afresh).
+    std::optional<RowLodBuilder> continued(int64_t lastEnd, size_t count) const;
 
 private:
     void setCovered(size_t b0, size_t b1); // inclusive range
@@ -64,6 +71,7 @@ private:
     RowLod m_lod;
     LodLevel m_level;
     size_t m_count = 0;
+    size_t m_sizedFor = 0; // the count the buckets' width was chosen for
     size_t m_firstSet = 0; // m_level.first[0, m_firstSet) are known
     bool m_building = false;
 };

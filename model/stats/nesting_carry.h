@@ -1,0 +1,97 @@
+#pragma once
+// What the nesting walk and the timeline index of one live snapshot leave for the next
+// snapshot of the same stream, so that the next walks only the calls of a listed track
+// (Capture::nestingOrder) that arrived since (docs/live-updates.md, steps 3 and 5).
+//
+// Why that is exact: a snapshot laid out by appending keeps every call closed in the one
+// before at its event, and a listed track's list grows at its end. The walk of the list up
+// to where the last snapshot stopped is then the same except for the calls still open
+// then (shown ending at the snapshot's end, and laid out anew since): those are the walk's
+// stack at the end, outermost first, each enclosing every call after it. The next walk
+// starts from that stack, visits the calls open then again with their new ends, and goes
+// on with the new calls. It gives what the whole walk gives when each call open then now
+// ends after every call walked inside it started (a call starting at its end would have
+// closed it) and no earlier than any closed call ended (else the whole walk would find a
+// partial overlap), and none starts together with the call walked before it (ties are
+// ordered by end, which moved); NestingCarry::resumable() checks that, and a track that
+// fails it is walked whole.
+
+#include "../capture.h"
+#include "../timeline/timeline_lod.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace spanscope::model {
+
+class TimelineIndex;
+
+// Where a depth row of a carried track's timeline lane stood after its closed calls: the
+// next snapshot copies those calls' entries and goes on from here (TimelineIndexBuilder).
+struct DepthCarry
+{
+    // The row's calls before the one still open at its end, if any; UINT64_MAX: not kept
+    // (the row cannot go on from here).
+    uint64_t closed = UINT64_MAX;
+    bool endsOrdered = true;
+    int64_t lastEnd = 0;  // end of call closed - 1 (INT64_MIN when none)
+    RowLodBuilder lod;    // the level-of-detail summaries after call closed - 1
+};
+
+// One listed track's walk at the end of a snapshot.
+struct TrackCarry
+{
+    // The track across snapshots (track ids are given anew each snapshot): Track::rank
+    // and Track::thread of a thread track.
+    int32_t rank = 0;
+    int64_t thread = -1;
+    TrackId track; // in the snapshot it was made from
+    uint64_t walked = 0; // the list's calls walked: [0, walked)
+    struct Entry
+    {
+        uint64_t position = 0; // in the track's list
+        uint32_t event = 0;    // in the snapshot it was made from
+        int64_t start = 0, end = 0;
+        bool open = false;            // shown ending at the snapshot's end: visited again
+        bool tiedWithPrevious = false; // it starts together with the call walked before it
+    };
+    std::vector<Entry> stack; // the walk's calls still open at the end, outermost first
+    int64_t lastStart = INT64_MIN, lastStop = INT64_MAX; // the last call walked
+    uint32_t lastEvent = 0;
+    // The latest end of a closed call walked (INT64_MIN: none).
+    int64_t maxClosedEnd = INT64_MIN;
+    // Exclusive ns per region (a CPU row's; rows move between snapshots, regions do not),
+    // in the order the walk first met them, without the own time of the calls still open.
+    std::vector<std::pair<uint32_t, int64_t>> exclusive;
+    std::vector<DepthCarry> depths; // per depth of the track's timeline lane
+};
+
+struct NestingCarry
+{
+    uint64_t layoutSerial = 0; // NestingOrder::layoutSerial of the snapshot it was made from
+    std::shared_ptr<const Capture> capture;     // that snapshot (its depth column is kept)
+    std::shared_ptr<const TimelineIndex> index; // and its timeline index
+    std::vector<TrackCarry> tracks;
+    uint64_t resumedTracks = 0; // of those, walked on from the carry before (not whole)
+
+    const TrackCarry* find(int32_t rank, int64_t thread) const;
+    // Where a call at `event` in the carry's snapshot is in the one laid out from it
+    // (NestingOrder::moved).
+    static uint32_t movedTo(const NestingOrder& listing, uint32_t event);
+    // Whether `carry`'s walk can go on over `capture`'s list [begin, end) of its track (see
+    // the top of this file); fills `ends` with the new end of every entry of its stack.
+    bool resumable(const Capture& capture, const TrackCarry& carry, uint64_t begin, uint64_t end,
+                   std::vector<int64_t>& ends) const;
+};
+
+// Shared by a live stream's snapshots (NestingOrder::carrySlot): the analysis of one
+// leaves its carry here for the next.
+struct NestingCarrySlot
+{
+    std::mutex mutex;
+    std::shared_ptr<const NestingCarry> carry;
+};
+
+} // namespace spanscope::model

@@ -1,0 +1,226 @@
+// A live stream's snapshots walk only the listed calls that arrived since the snapshot
+// before (stats/nesting_carry.h): each snapshot's nesting and timeline index equal those of
+// the same snapshot walked whole, round after round, whatever the job sends.
+#include "model/capture_loader.h"
+#include "model/live/nvtx_assembler.h"
+#include "model/stats/nesting_carry.h"
+#include "support/nvtx_feed.h"
+#include "support/same_nesting.h"
+
+#include <QTest>
+#include <algorithm>
+#include <random>
+
+using namespace spanscope::model;
+using namespace spanscope::model::live;
+using spanscope::testing::Feed;
+
+namespace {
+
+// Push/pop ranges on a few threads, each thread's clock running forward with some stamps
+// repeated (children starting with their parent, zero-length ranges, ranges ending where
+// the next starts), thread 0's outermost range open for the whole job and others open over
+// rounds. Some rounds also bring start/end ranges, kernels and one thread's CUDA calls
+// (tracks walked whole). With `hostile`, pops are sometimes stamped before the thread's
+// clock: a range may end before what it encloses ends, as a broken stream might send.
+class PushPopJob
+{
+public:
+    PushPopJob(NvtxAssembler& a, unsigned seed, bool hostile) : m_feed(a), m_random(seed), m_hostile(hostile)
+    {
+        for (uint32_t t = 0; t < kThreads; ++t)
+            m_now[t] = 10000 + 701 * t;
+    }
+
+    void round(int operations)
+    {
+        ++m_round;
+        for (int i = 0; i < operations; ++i) {
+            const uint32_t t = m_random() % kThreads;
+            m_now[t] += m_random() % 3 == 0 ? 0 : 1 + m_random() % 20;
+            const uint32_t what = m_random() % 16;
+            // A push at the instant of the thread's last pop would take it off the lists for
+            // good (NvtxAssembler::listCall), and its calls would be walked from the rows.
+            if (what < 7 && m_popped[t] == m_now[t])
+                ++m_now[t];
+            if (what < 7) {
+                m_feed.push(100 + t, m_now[t], "r" + std::to_string(m_random() % (3 + m_round)));
+                ++m_depth[t];
+            } else if (what < 14) {
+                if (m_depth[t] > (t == 0 ? 1 : 0)) { // thread 0 keeps its outermost range open
+                    // One round in three of a hostile job has pops stamped early.
+                    const bool early = m_hostile && m_round % 3 == 0 && m_random() % 16 == 0;
+                    m_feed.pop(100 + t, m_now[t] - std::min<uint64_t>(early ? m_random() % 60 : 0, m_now[t]));
+                    m_popped[t] = m_now[t];
+                    --m_depth[t];
+                }
+            } else if (what == 14 && m_round % 3 == 0) {
+                m_feed.start(100 + t, ++m_ranges, m_now[t], "job");
+                m_feed.end(100 + (t + 1) % kThreads, m_ranges, m_now[t] + 30);
+            } else if (what == 15 && m_round % 4 == 1) {
+                // Thread 3's CUDA calls (ns = ticks + 1000), inside its open ranges.
+                const int64_t ns = int64_t(m_now[3]) + 1001;
+                m_feed.cudaApi(103, ns, ns + 2, "cudaLaunchKernel");
+                m_gpu = std::max(m_gpu, ns) + 10; // kernels one after the other
+                m_feed.kernel(m_gpu, m_gpu + 5, 7, 0);
+                m_now[3] += 4;
+            }
+        }
+    }
+
+private:
+    static constexpr uint32_t kThreads = 4;
+    Feed m_feed;
+    std::mt19937 m_random;
+    bool m_hostile;
+    int m_round = 0;
+    uint64_t m_now[kThreads] = {};
+    int m_depth[kThreads] = {};
+    uint64_t m_popped[kThreads] = {};
+    uint64_t m_ranges = 0;
+    int64_t m_gpu = 0;
+};
+
+// Analyses a snapshot as the live view does (its listed tracks going on from the last
+// snapshot's walk) and a copy of it walked whole, and compares them; returns how many
+// tracks went on from the carry.
+uint64_t analyseBothWays(const std::shared_ptr<Capture>& snapshot)
+{
+    auto copy = std::make_shared<Capture>(*snapshot);
+    copy->nestingOrder.carrySlot.reset(); // nothing carried into or out of it
+    const auto whole = analyzeCapture(copy, ProgressRange(nullptr, 0, 1), LoadOptions{true});
+    const auto carried = analyzeCapture(snapshot, ProgressRange(nullptr, 0, 1), LoadOptions{true});
+    if (!whole || !carried) {
+        QTest::qFail("not analysed", __FILE__, __LINE__);
+        return 0;
+    }
+    const std::string difference = spanscope::testing::nestingDifference(*carried, *whole);
+    if (!difference.empty()) {
+        QTest::qFail(difference.c_str(), __FILE__, __LINE__);
+        return 0;
+    }
+    const auto slot = snapshot->nestingOrder.carrySlot.lock();
+    if (!slot)
+        return 0;
+    std::lock_guard lock(slot->mutex);
+    return slot->carry ? slot->carry->resumedTracks : 0;
+}
+
+} // namespace
+
+class TestNestingCarry : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Round after round of a job, each snapshot laid out by appending to the one before
+    // (as JobAssembler's are): analysed going on from the last walk, it equals the same
+    // snapshot walked whole; and most tracks do go on (the test would pass vacuously else).
+    void eachSnapshotEqualsTheSameWalkedWhole()
+    {
+        for (const unsigned seed : {1u, 2u, 3u}) {
+            for (const bool hostile : {false, true}) {
+                NvtxAssembler a;
+                PushPopJob job(a, seed, hostile);
+                NvtxAssembler::LayoutMemo memo;
+                uint64_t resumed = 0;
+                for (int round = 0; round < 40; ++round) {
+                    job.round(seed == 3 ? 3000 : 200);
+                    const NvtxAssembler frozen = a;
+                    resumed += analyseBothWays(frozen.snapshot(&memo));
+                    if (QTest::currentTestFailed()) {
+                        qWarning("seed %u%s, round %d", seed, hostile ? ", hostile" : "", round);
+                        return;
+                    }
+                }
+                qInfo("seed %u%s: %llu tracks went on", seed, hostile ? ", hostile" : "", (unsigned long long)resumed);
+                if (!hostile)
+                    QVERIFY2(resumed > 40, qPrintable(QString("seed %1: %2 tracks went on").arg(seed).arg(resumed)));
+            }
+        }
+    }
+
+    // Snapshots where a call open at the last one closes so that walking on from there
+    // would nest differently from the whole walk: each is walked whole, to the same result.
+    void whatTheWholeWalkNestsDifferentlyIsWalkedWhole_data()
+    {
+        QTest::addColumn<int>("scenario");
+        QTest::newRow("a range ends before what it encloses ended") << 0;
+        QTest::newRow("a range ends where a call inside it starts") << 1;
+        QTest::newRow("a call starts at the snapshot's last timestamp") << 2;
+        QTest::newRow("a range ends before it starts") << 3; // nothing inside it
+    }
+    void whatTheWholeWalkNestsDifferentlyIsWalkedWhole()
+    {
+        QFETCH(int, scenario);
+        NvtxAssembler a;
+        Feed f(a);
+        NvtxAssembler::LayoutMemo memo;
+        f.push(101, 10, "steady"); // a second thread, walked on from the carry throughout
+        f.pop(101, 20);
+        f.push(100, 100, "parent");
+        switch (scenario) {
+        case 0:
+            f.push(100, 110, "child");
+            f.pop(100, 200);
+            break;
+        case 1:
+            f.push(100, 120, "child");
+            f.pop(100, 120);
+            break;
+        case 2:
+            f.push(100, 200, "child"); // 200 is the last timestamp: the parent is shown ending there
+            break;
+        }
+        f.push(101, 150, "steady");
+        f.pop(101, 160);
+        analyseBothWays(NvtxAssembler(a).snapshot(&memo));
+        switch (scenario) {
+        case 0:
+            f.pop(100, 150); // before its child's end (200)
+            break;
+        case 1:
+            f.pop(100, 120); // where its zero-length child starts
+            break;
+        case 2:
+            f.pop(100, 210);
+            f.pop(100, 220);
+            break;
+        case 3:
+            f.pop(100, 90);
+            break;
+        }
+        f.push(100, 300, "later");
+        f.pop(100, 310);
+        f.push(101, 300, "steady");
+        f.pop(101, 310);
+        const uint64_t resumed = analyseBothWays(NvtxAssembler(a).snapshot(&memo));
+        QVERIFY(!QTest::currentTestFailed());
+        // Thread 101 may go on; thread 100 is walked whole (a range ending before its start
+        // is shown ending there, at its start: that one may go on).
+        if (scenario != 3)
+            QVERIFY(resumed <= 1);
+    }
+
+    // A snapshot laid out afresh, or by appending to a layout that was not analysed, has
+    // no carry to go on from: every track is walked whole, to the same result.
+    void aSnapshotNotAppendedToTheLastAnalysedIsWalkedWhole()
+    {
+        NvtxAssembler a;
+        PushPopJob job(a, 5, false);
+        NvtxAssembler::LayoutMemo memo;
+        job.round(300);
+        analyseBothWays(NvtxAssembler(a).snapshot(&memo));
+        job.round(300);
+        NvtxAssembler(a).snapshot(&memo); // laid out, never analysed
+        job.round(300);
+        QCOMPARE(analyseBothWays(NvtxAssembler(a).snapshot(&memo)), uint64_t(0));
+        job.round(300);
+        QVERIFY(analyseBothWays(NvtxAssembler(a).snapshot(&memo)) > 0);
+        job.round(300);
+        QCOMPARE(analyseBothWays(NvtxAssembler(a).snapshot()), uint64_t(0)); // no memo
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNestingCarry)
+#include "tst_nesting_carry.moc"
