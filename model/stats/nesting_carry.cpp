@@ -50,19 +50,14 @@ bool NestingCarry::resumable(const Capture& c, const TrackCarry& carry, uint64_t
             continue;
         }
         // Open then, visited again now ending at `to`: it must still enclose every call
-        // walked after it, as the whole walk would find.
+        // walked after it, as the whole walk would find; and one starting with the call
+        // enclosing it must still end no later (the whole walk orders them by end). Against
+        // the calls below it, the visit decides as the whole walk does (one ending before
+        // it is a partial overlap: the walk is done again without the lists).
         const int64_t to = stop[e];
-        // One starting with the call walked before it comes after it (end descending) only
-        // while that call encloses it: its parent, checked below.
-        if (to < carry.maxClosedEnd || to < carry.lastStart
-            || (to == carry.lastStart && entry.start != to)
-            || (entry.tiedWithPrevious && (i == 0 || carry.stack[i - 1].start != entry.start)))
+        if (to < carry.maxClosedEnd || to < carry.lastStart || (to == carry.lastStart && entry.start != to)
+            || (i > 0 && carry.stack[i - 1].start == entry.start && ends[i - 1] < to))
             return false;
-        if (i > 0) { // nor does the call enclosing it close at its start or end before it
-            const int64_t parentStart = carry.stack[i - 1].start, parentEnd = ends[i - 1];
-            if (parentEnd < to || (parentEnd == entry.start && parentStart != parentEnd))
-                return false;
-        }
         ends.push_back(to);
     }
     // The last call walked, if no longer open, is where it was.
@@ -133,7 +128,7 @@ void Nester::walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId trac
         // Calls still open enclose every call after them, closed ones among them.
         if (isOpen && !made.stack.empty() && !made.stack.back().open)
             return;
-        made.stack.push_back({o.position, o.event, o.start, o.end, isOpen, o.tied});
+        made.stack.push_back({o.position, o.event, o.start, o.end, isOpen});
         openAtOpenEnd += isOpen && o.end == listing.openEnd;
     }
     made.maxClosedEnd = walker.maxEnd;

@@ -12,9 +12,12 @@
 // on with the new calls. It gives what the whole walk gives when each call open then now
 // ends after every call walked inside it started (a call starting at its end would have
 // closed it) and no earlier than any closed call ended (else the whole walk would find a
-// partial overlap), and none starts together with the call walked before it (ties are
-// ordered by end, which moved); NestingCarry::resumable() checks that, and a track that
-// fails it is walked whole.
+// partial overlap); NestingCarry::resumable() checks that, and a track that fails it is
+// walked whole; so is one whose call starting at the same instant as the call enclosing
+// it now ends after it (the whole walk orders calls starting together by end, longer
+// first, and would swap them). Against the other calls open then below it, the visit
+// itself decides as the whole walk does: one of them ending before it is a partial
+// overlap, and the walk is done again without the lists.
 
 #include "../capture.h"
 #include "../timeline/timeline_lod.h"
@@ -54,8 +57,7 @@ struct TrackCarry
         uint64_t position = 0; // in the track's list
         uint32_t event = 0;    // in the snapshot it was made from
         int64_t start = 0, end = 0;
-        bool open = false;            // shown ending at the snapshot's end: visited again
-        bool tiedWithPrevious = false; // it starts together with the call walked before it
+        bool open = false; // shown ending at the snapshot's end: visited again
     };
     std::vector<Entry> stack; // the walk's calls still open at the end, outermost first
     int64_t lastStart = INT64_MIN, lastStop = INT64_MAX; // the last call walked

@@ -40,14 +40,9 @@ bool Nester::splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, 
             early.calls += first.end - first.position;
             // The row's calls are disjoint: only its last early call can still be open.
             const EventIndex last = run.at(low - 1);
-            if (m_events.end[last] > at) {
-                // Whether it starts with the call walked before it is known for a track of
-                // one run (a listed one, whose walk may be carried to the next snapshot).
-                const bool tied = runs.size() > 1 || low < run.position + 2
-                                  || m_events.start[run.at(low - 2)] == m_events.start[last];
+            if (m_events.end[last] > at)
                 candidates.push_back(
-                    {{m_events.start[last], m_events.end[last], run.rowAt(low - 1), last, low - 1, tied}, run.order});
-            }
+                    {{m_events.start[last], m_events.end[last], run.rowAt(low - 1), last, low - 1}, run.order});
         }
         if (second.position < second.end) {
             late.runs.push_back(second);

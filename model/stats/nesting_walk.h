@@ -42,8 +42,7 @@ struct Open
     int64_t start, end;
     uint32_t row;
     uint32_t event;
-    uint64_t position;     // in its run (a listed track's: in its list)
-    bool tied = true;      // it starts together with the call walked before it (or unknown)
+    uint64_t position; // in its run (a listed track's: in its list)
 };
 
 // What walks add up; a parallel run has one per worker, added together at the end.
@@ -135,7 +134,7 @@ private:
     static constexpr uint64_t kPrefetchCalls = 32; // 4 cache lines of 8-byte times ahead
     // Forced inline in track_walker.cpp: walk() is its only caller, once per call, and as an
     // outside function (since the walk spans several files) it cost the analysis ~6 %.
-    void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank, uint64_t position, bool tied);
+    void visit(EventIndex e, int64_t start, int64_t end, uint32_t row, int32_t rank, uint64_t position);
     // The loser tree's merge of the runs, after the stack is set up.
     void merge(std::vector<Run>& runs, int32_t rank);
     void finishLane(TrackId track);

@@ -6,7 +6,7 @@
 namespace spanscope::model::nesting_walk {
 
 [[gnu::always_inline]] inline void TrackWalker::visit(EventIndex e, int64_t start, int64_t end, uint32_t row,
-                                                      int32_t rank, uint64_t position, bool tied)
+                                                      int32_t rank, uint64_t position)
 {
     if (end == m_openEnd)
         ++endsAtOpenEnd;
@@ -43,7 +43,7 @@ namespace spanscope::model::nesting_walk {
         (*m_depth)[e] = depth;
     if (m_visitor)
         m_visitor->call(e, depth, start, end);
-    m_stack.push_back({start, end, row, e, position, tied});
+    m_stack.push_back({start, end, row, e, position});
 }
 
 void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open)
@@ -82,11 +82,11 @@ void TrackWalker::resume(std::vector<Run>& runs, TrackId track, const TrackCarry
         const uint64_t at = listBegin + entry.position;
         const EventIndex e = listing.events[at];
         if (entry.open) { // shown to end at the last snapshot's end: its time counts now
-            visit(e, entry.start, ends[i], listing.rows[at], rank, entry.position, entry.tiedWithPrevious);
+            visit(e, entry.start, ends[i], listing.rows[at], rank, entry.position);
             if (entry.event == carry.lastEvent)
                 lastStop = ends[i];
         } else {
-            m_stack.push_back({entry.start, entry.end, listing.rows[at], e, entry.position, entry.tiedWithPrevious});
+            m_stack.push_back({entry.start, entry.end, listing.rows[at], e, entry.position});
         }
     }
     merge(runs, rank);
@@ -129,11 +129,10 @@ void TrackWalker::merge(std::vector<Run>& runs, int32_t rank)
             totals.disordered = true;
             break;
         }
-        const bool tied = key.start == previousStart;
         previousStart = key.start;
         previousStop = key.stop;
         previousEvent = top.head();
-        visit(previousEvent, key.start, key.stop, top.rowAt(top.position), rank, top.position, tied);
+        visit(previousEvent, key.start, key.stop, top.rowAt(top.position), rank, top.position);
         if (++top.position == top.end)
             key = kDone;
         else

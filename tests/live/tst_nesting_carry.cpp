@@ -149,6 +149,10 @@ private slots:
         QTest::newRow("a range ends where a call inside it starts") << 1;
         QTest::newRow("a call starts at the snapshot's last timestamp") << 2;
         QTest::newRow("a range ends before it starts") << 3; // nothing inside it
+        QTest::newRow("two ranges open, the outer ends before the inner") << 4;
+        QTest::newRow("two ranges open from one instant, the outer ends first") << 5;
+        QTest::newRow("a range ends at a zero-length call inside it, a call open after") << 6;
+        QTest::newRow("a range of another domain open inside one that closed") << 7;
     }
     void whatTheWholeWalkNestsDifferentlyIsWalkedWhole()
     {
@@ -171,9 +175,22 @@ private slots:
         case 2:
             f.push(100, 200, "child"); // 200 is the last timestamp: the parent is shown ending there
             break;
+        case 4:
+        case 5:
+            f.push(100, scenario == 4 ? 110 : 100, "child"); // both open at the snapshot
+            break;
+        case 6:
+            f.push(100, 200, "instant");
+            f.pop(100, 200);
+            f.push(100, 210, "open"); // open at the snapshot, after the instant
+            break;
+        case 7:
+            f.push(100, 150, "other", 1); // domain 1, inside the parent (domain 0)
+            f.pop(100, 200);              // the parent closes; domain 1's range is open
+            break;
         }
         f.push(101, 150, "steady");
-        f.pop(101, 160);
+        f.pop(101, scenario == 6 ? 240 : 160); // (6: the snapshot's end after the open call's start)
         analyseBothWays(NvtxAssembler(a).snapshot(&memo));
         switch (scenario) {
         case 0:
@@ -189,6 +206,18 @@ private slots:
         case 3:
             f.pop(100, 90);
             break;
+        case 4:
+        case 5:
+            f.pop(100, 260); // the child
+            f.pop(100, 250); // the parent, stamped before it
+            break;
+        case 6:
+            f.pop(100, 220); // the open one
+            f.pop(100, 200); // the parent, stamped at the instant's time
+            break;
+        case 7:
+            f.pop(100, 200, 1);
+            break;
         }
         f.push(100, 300, "later");
         f.pop(100, 310);
@@ -198,7 +227,7 @@ private slots:
         QVERIFY(!QTest::currentTestFailed());
         // Thread 101 may go on; thread 100 is walked whole (a range ending before its start
         // is shown ending there, at its start: that one may go on).
-        if (scenario != 3)
+        if (scenario < 3)
             QVERIFY(resumed <= 1);
     }
 
