@@ -33,8 +33,6 @@ void finishRow(const Capture& capture, const RowJob& job)
     const auto& end = capture.events.end;
     const size_t n = row.events.size();
     shrinkToFit(row.events);
-    row.busyPrefix.resize(n + 1);
-    row.busyPrefix[0] = 0;
     bool endsOrdered = true;
     int64_t lastEnd = std::numeric_limits<int64_t>::min();
     const int64_t firstStart = n > 0 ? start[row.events[0]] : 0, rowEnd = n > 0 ? end[row.events[n - 1]] : 0;
@@ -47,14 +45,18 @@ void finishRow(const Capture& capture, const RowJob& job)
         if (lod) {
             first = job.from->closed;
             lastEnd = job.from->lastEnd;
-            std::copy_n(job.previous->busyPrefix.begin(), first + 1, row.busyPrefix.begin());
+            row.busyPrefix.assignPrefix(job.previous->busyPrefix, first + 1);
             const size_t samples = (first + DepthRow::kSampleStride - 1) / DepthRow::kSampleStride;
             row.sampledStart.assign(job.previous->sampledStart.begin(),
                                     job.previous->sampledStart.begin() + int64_t(samples));
         }
     }
-    if (!lod)
+    if (!lod) {
         lod.emplace(firstStart, rowEnd, n);
+        row.busyPrefix = {};
+        row.busyPrefix.push_back(0);
+    }
+    int64_t busy = row.busyPrefix.back();
     auto save = [&](size_t at) {
         if (job.save && job.saveAt == at)
             *job.save = DepthCarry{at, endsOrdered, lastEnd, *lod};
@@ -71,7 +73,8 @@ void finishRow(const Capture& capture, const RowJob& job)
         save(i);
         const uint32_t e = row.events[i];
         const int64_t s = start[e], t = end[e];
-        row.busyPrefix[i + 1] = addSaturating(row.busyPrefix[i], subtractSaturating(t, s));
+        busy = addSaturating(busy, subtractSaturating(t, s));
+        row.busyPrefix.push_back(busy);
         endsOrdered = endsOrdered && t >= lastEnd;
         lastEnd = t;
         if (i % DepthRow::kSampleStride == 0)
@@ -80,6 +83,7 @@ void finishRow(const Capture& capture, const RowJob& job)
             lod->add(i, s, t);
     }
     save(n);
+    row.busyPrefix.shrinkToFit();
     if (endsOrdered) // the summaries assume calls that do not overlap
         row.lod = lod->finish();
     if (!endsOrdered) {
@@ -580,7 +584,7 @@ size_t TimelineIndex::residentBytes() const
     for (const auto& lane : m_lanes) {
         bytes += lane.unclosed.capacity() * sizeof(uint32_t);
         for (const auto& row : lane.depths)
-            bytes += row.events.capacity() * sizeof(uint32_t) + row.busyPrefix.capacity() * sizeof(int64_t)
+            bytes += row.events.capacity() * sizeof(uint32_t) + row.busyPrefix.residentBytes()
                      + row.maxEnd.capacity() * sizeof(int64_t) + row.sampledStart.capacity() * sizeof(int64_t)
                      + row.lod.residentBytes();
     }

@@ -14,6 +14,7 @@
 #include "../column.h"
 #include "../stats/nesting.h"
 #include "../stats/nesting_carry.h"
+#include "prefix_sums.h"
 #include "timeline_lod.h"
 
 #include <cstdint>
@@ -30,7 +31,7 @@ namespace spanscope::model {
 struct DepthRow
 {
     Column<uint32_t> events;    // event indices into Capture::events
-    Column<int64_t> busyPrefix; // busyPrefix[i] = sum of durations of events[0, i); size n+1
+    PrefixSums busyPrefix; // busyPrefix[i] = sum of durations of events[0, i); size n+1
     Column<int64_t> maxEnd;     // empty when ends are already ordered
     // start of every kSampleStride-th call, contiguous: searches run over this small,
     // cache-friendly array first and touch the scattered event columns only for the last

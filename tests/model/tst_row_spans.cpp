@@ -214,7 +214,7 @@ private slots:
                 QCOMPARE(q.size(), p.size());
                 for (size_t i = 0; i < p.size(); ++i)
                     QCOMPARE(q.events[i], to[p.events[i]]);
-                QCOMPARE(toVector(q.busyPrefix), toVector(p.busyPrefix));
+                QCOMPARE(q.busyPrefix.values(), p.busyPrefix.values());
             }
             std::vector<uint32_t> unclosed;
             for (const uint32_t e : lanesX[l].unclosed)
