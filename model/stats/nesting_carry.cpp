@@ -145,22 +145,24 @@ void Nester::finishCarry()
         uint64_t(std::count_if(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; }));
     // Each carried track's exclusive time per row, from the walk's lanes (in the order the
     // walk first met the rows), less the own time of its calls still open.
+    std::vector<std::vector<std::pair<uint32_t, int64_t>>> lanesOf(m_listed.size()); // (row, ns)
+    for (const LaneExclusive& lane : totals.laneExclusive)
+        if (const Listed* listed = listedOf(lane.track); listed && listed->made)
+            lanesOf[size_t(listed - m_listed.data())].emplace_back(lane.row, lane.exclusiveNs);
     std::vector<int64_t> ofRow(m_capture.rows.size(), 0);
-    for (Listed& listed : m_listed) {
+    for (size_t l = 0; l < m_listed.size(); ++l) {
+        Listed& listed = m_listed[l];
         if (!listed.made)
             continue;
         TrackCarry& made = *listed.made;
-        std::vector<uint32_t> rows;
-        for (const LaneExclusive& lane : totals.laneExclusive)
-            if (lane.track == listed.track) {
-                rows.push_back(lane.row);
-                ofRow[lane.row] = lane.exclusiveNs;
-            }
+        for (const auto& [row, ns] : lanesOf[l])
+            ofRow[row] = ns;
         bool exact = true;
         const NestingOrder& listing = m_capture.nestingOrder;
         for (size_t i = 0; i < made.stack.size() && made.stack[i].open; ++i) {
             const TrackCarry::Entry& entry = made.stack[i];
-            const int64_t own = entry.end - entry.start;
+            int64_t own = 0;
+            exact = exact && !__builtin_sub_overflow(entry.end, entry.start, &own);
             const uint32_t row = listing.rows[listed.begin + entry.position];
             exact = exact && !__builtin_sub_overflow(ofRow[row], own, &ofRow[row]);
             if (i > 0) {
@@ -171,7 +173,8 @@ void Nester::finishCarry()
         // Sums this far from int64's limits never saturated, so the carry adds up as the
         // whole walk would.
         constexpr int64_t kLimit = INT64_MAX / 4;
-        for (const uint32_t row : rows) {
+        for (const auto& lane : lanesOf[l]) {
+            const uint32_t row = lane.first;
             exact = exact && ofRow[row] > -kLimit && ofRow[row] < kLimit;
             made.exclusive.emplace_back(m_capture.rows[row].region, ofRow[row]);
             ofRow[row] = 0;

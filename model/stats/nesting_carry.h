@@ -4,7 +4,8 @@
 // (Capture::nestingOrder) that arrived since (docs/live-updates.md, steps 3 and 5).
 //
 // Why that is exact: a snapshot laid out by appending keeps every call closed in the one
-// before at its event, and a listed track's list grows at its end. The walk of the list up
+// before at its event or says where it moved it (NestingOrder::moved: calls taken along),
+// and a listed track's list grows at its end. The walk of the list up
 // to where the last snapshot stopped is then the same except for the calls still open
 // then (shown ending at the snapshot's end, and laid out anew since): those are the walk's
 // stack at the end, outermost first, each enclosing every call after it. The next walk
@@ -32,7 +33,8 @@ namespace spanscope::model {
 class TimelineIndex;
 
 // Where a depth row of a carried track's timeline lane stood after its closed calls: the
-// next snapshot copies those calls' entries and goes on from here (TimelineIndexBuilder).
+// next snapshot copies those calls' entries, shares their sums (PrefixSums) and goes on
+// from here (TimelineIndexBuilder).
 struct DepthCarry
 {
     // The row's calls before the one still open at its end, if any; UINT64_MAX: not kept
