@@ -1,6 +1,7 @@
 // The nesting walk carried from one live snapshot to the next (nesting_carry.h): which
 // listed tracks go on from the carry, and what each leaves for the next snapshot.
 #include "nesting_carry.h"
+
 #include "nesting_walk.h"
 
 #include <algorithm>
@@ -17,19 +18,20 @@ const TrackCarry* NestingCarry::find(int32_t rank, int64_t thread) const
 
 uint32_t NestingCarry::movedTo(const NestingOrder& listing, uint32_t event)
 {
-    const auto it = std::lower_bound(listing.moved.begin(), listing.moved.end(), std::make_pair(event, uint32_t(0)));
+    const auto it = std::lower_bound(listing.moved.begin(), listing.moved.end(),
+                                     std::make_pair(event, uint32_t(0)));
     return it != listing.moved.end() && it->first == event ? it->second : event;
 }
 
-bool NestingCarry::resumable(const Capture& c, const TrackCarry& carry, uint64_t begin, uint64_t end,
-                             std::vector<int64_t>& ends) const
+bool NestingCarry::resumable(const Capture& c, const TrackCarry& carry, uint64_t begin,
+                             uint64_t end, std::vector<int64_t>& ends) const
 {
     const NestingOrder& listing = c.nestingOrder;
     const auto& start = c.events.start;
     const auto& stop = c.events.end;
     ends.clear();
-    if (!capture || end - begin < carry.walked || carry.walked == 0 || c.events.size() < capture->events.size()
-        || listing.rows.size() != listing.events.size())
+    if (!capture || end - begin < carry.walked || carry.walked == 0 ||
+        c.events.size() < capture->events.size() || listing.rows.size() != listing.events.size())
         return false;
     for (const auto& [region, ns] : carry.exclusive)
         if (region >= listing.rowOfRegion.size() || listing.rowOfRegion[region] >= c.rows.size())
@@ -55,13 +57,15 @@ bool NestingCarry::resumable(const Capture& c, const TrackCarry& carry, uint64_t
         // the calls below it, the visit decides as the whole walk does (one ending before
         // it is a partial overlap: the walk is done again without the lists).
         const int64_t to = stop[e];
-        if (to < carry.maxClosedEnd || to < carry.lastStart || (to == carry.lastStart && entry.start != to)
-            || (i > 0 && carry.stack[i - 1].start == entry.start && ends[i - 1] < to))
+        if (to < carry.maxClosedEnd || to < carry.lastStart ||
+            (to == carry.lastStart && entry.start != to) ||
+            (i > 0 && carry.stack[i - 1].start == entry.start && ends[i - 1] < to))
             return false;
         ends.push_back(to);
     }
     // The last call walked, if no longer open, is where it was.
-    return lastOnStack || listing.events[begin + carry.walked - 1] == movedTo(listing, carry.lastEvent);
+    return lastOnStack ||
+           listing.events[begin + carry.walked - 1] == movedTo(listing, carry.lastEvent);
 }
 
 namespace nesting_walk {
@@ -80,25 +84,26 @@ void Nester::planCarry(std::vector<std::vector<Run>>& runsOfTrack)
     m_listedOf.assign(m_capture.tracks.size(), UINT32_MAX);
     for (const auto& t : listing.tracks) {
         const Track& track = m_capture.tracks[t.track.value];
-        if (lists[t.track.value] != 1 || track.kind != TrackKind::Thread || track.inferredLane != 0
-            || runsOfTrack[t.track.value].size() != 1 || t.end == t.begin)
+        if (lists[t.track.value] != 1 || track.kind != TrackKind::Thread ||
+            track.inferredLane != 0 || runsOfTrack[t.track.value].size() != 1 || t.end == t.begin)
             continue;
         m_listedOf[t.track.value] = uint32_t(m_listed.size());
         Listed& listed = m_listed.emplace_back();
         listed.track = t.track;
         listed.begin = t.begin;
         listed.end = t.end;
-        const TrackCarry* carry = m_options.resumeFrom ? m_options.resumeFrom->find(track.rank, track.thread) : nullptr;
-        if (carry && (!m_visitor || m_visitor->canResume(*carry))
-            && m_options.resumeFrom->resumable(m_capture, *carry, t.begin, t.end, listed.ends)) {
+        const TrackCarry* carry =
+            m_options.resumeFrom ? m_options.resumeFrom->find(track.rank, track.thread) : nullptr;
+        if (carry && (!m_visitor || m_visitor->canResume(*carry)) &&
+            m_options.resumeFrom->resumable(m_capture, *carry, t.begin, t.end, listed.ends)) {
             listed.carry = carry;
             runsOfTrack[t.track.value].front().position = carry->walked;
         }
     }
 }
 
-void Nester::walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId track, const std::vector<Open>& open,
-                       Listed* listed)
+void Nester::walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId track,
+                       const std::vector<Open>& open, Listed* listed)
 {
     if (listed && listed->carry)
         walker.resume(runs, track, *listed->carry, listed->ends, listed->begin);
@@ -110,7 +115,8 @@ void Nester::walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId trac
     const NestingOrder& listing = m_capture.nestingOrder;
     // A call starting where the calls still open are shown to end would close them in this
     // walk and not in the next: no carry.
-    if (walker.totals.overlaps > 0 || walker.totals.disordered || walker.lastStart >= listing.openEnd)
+    if (walker.totals.overlaps > 0 || walker.totals.disordered ||
+        walker.lastStart >= listing.openEnd)
         return;
     const Track& t = m_capture.tracks[track.value];
     TrackCarry made;
@@ -124,7 +130,8 @@ void Nester::walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId trac
     const auto& stillOpen = m_capture.nvtx.closedAtEnd; // ascending
     uint64_t openAtOpenEnd = 0;
     for (const Open& o : walker.stack()) {
-        const bool isOpen = std::binary_search(stillOpen.begin(), stillOpen.end(), uint64_t(o.event));
+        const bool isOpen =
+            std::binary_search(stillOpen.begin(), stillOpen.end(), uint64_t(o.event));
         // Calls still open enclose every call after them, closed ones among them.
         if (isOpen && !made.stack.empty() && !made.stack.back().open)
             return;
@@ -141,8 +148,8 @@ void Nester::finishCarry()
 {
     if (!m_options.carryOut || totals.overlaps > 0 || totals.disordered)
         return; // the walk is done again without the lists
-    m_options.carryOut->resumedTracks =
-        uint64_t(std::count_if(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; }));
+    m_options.carryOut->resumedTracks = uint64_t(
+        std::count_if(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; }));
     // Each carried track's exclusive time per row, from the walk's lanes (in the order the
     // walk first met the rows), less the own time of its calls still open.
     std::vector<std::vector<std::pair<uint32_t, int64_t>>> lanesOf(m_listed.size()); // (row, ns)

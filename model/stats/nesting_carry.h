@@ -41,8 +41,8 @@ struct DepthCarry
     // (the row cannot go on from here).
     uint64_t closed = UINT64_MAX;
     bool endsOrdered = true;
-    int64_t lastEnd = 0;  // end of call closed - 1 (INT64_MIN when none)
-    RowLodBuilder lod;    // the level-of-detail summaries after call closed - 1
+    int64_t lastEnd = 0; // end of call closed - 1 (INT64_MIN when none)
+    RowLodBuilder lod;   // the level-of-detail summaries after call closed - 1
 };
 
 // One listed track's walk at the end of a snapshot.
@@ -52,7 +52,7 @@ struct TrackCarry
     // and Track::thread of a thread track.
     int32_t rank = 0;
     int64_t thread = -1;
-    TrackId track; // in the snapshot it was made from
+    TrackId track;       // in the snapshot it was made from
     uint64_t walked = 0; // the list's calls walked: [0, walked)
     struct Entry
     {

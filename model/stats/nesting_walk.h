@@ -184,7 +184,7 @@ struct WalkUnit
     std::vector<Open> open; // see TrackWalker::walk
     uint64_t calls = 0;
     std::unique_ptr<NestingVisitor> visitor; // the piece of the caller's visitor, if any
-    struct Listed* listed = nullptr;         // a listed track walked whole, see Listed
+    Listed* listed = nullptr; // a listed track of one list (it may go on from a carry)
     // Its entries in its walker's totals.laneExclusive: [lanesBegin, lanesEnd) of worker's.
     int worker = 0;
     size_t lanesBegin = 0, lanesEnd = 0;

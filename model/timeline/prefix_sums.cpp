@@ -10,7 +10,8 @@ void PrefixSums::assignPrefix(const PrefixSums& from, size_t count)
     m_chunks.assign(from.m_chunks.begin(), from.m_chunks.begin() + int64_t(whole));
     if (const size_t rest = count & (kChunk - 1); rest > 0) {
         const auto& partial = *from.m_chunks[whole];
-        m_chunks.push_back(std::make_shared<std::vector<int64_t>>(partial.begin(), partial.begin() + int64_t(rest)));
+        m_chunks.push_back(std::make_shared<std::vector<int64_t>>(partial.begin(),
+                                                                  partial.begin() + int64_t(rest)));
     }
 }
 

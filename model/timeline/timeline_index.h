@@ -30,9 +30,9 @@ namespace spanscope::model {
 // are not, `maxEnd` holds the running maximum of ends that binary searches then use.
 struct DepthRow
 {
-    Column<uint32_t> events;    // event indices into Capture::events
-    PrefixSums busyPrefix; // busyPrefix[i] = sum of durations of events[0, i); size n+1
-    Column<int64_t> maxEnd;     // empty when ends are already ordered
+    Column<uint32_t> events; // event indices into Capture::events
+    PrefixSums busyPrefix;   // busyPrefix[i] = sum of durations of events[0, i); size n+1
+    Column<int64_t> maxEnd;  // empty when ends are already ordered
     // start of every kSampleStride-th call, contiguous: searches run over this small,
     // cache-friendly array first and touch the scattered event columns only for the last
     // few steps (0.125 bytes per call).

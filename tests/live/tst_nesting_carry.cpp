@@ -26,7 +26,8 @@ namespace {
 class PushPopJob
 {
 public:
-    PushPopJob(NvtxAssembler& a, unsigned seed, bool hostile) : m_feed(a), m_random(seed), m_hostile(hostile)
+    PushPopJob(NvtxAssembler& a, unsigned seed, bool hostile)
+        : m_feed(a), m_random(seed), m_hostile(hostile)
     {
         for (uint32_t t = 0; t < kThreads; ++t)
             m_now[t] = 10000 + 701 * t;
@@ -50,7 +51,8 @@ public:
                 if (m_depth[t] > (t == 0 ? 1 : 0)) { // thread 0 keeps its outermost range open
                     // One round in three of a hostile job has pops stamped early.
                     const bool early = m_hostile && m_round % 3 == 0 && m_random() % 16 == 0;
-                    m_feed.pop(100 + t, m_now[t] - std::min<uint64_t>(early ? m_random() % 60 : 0, m_now[t]));
+                    m_feed.pop(100 + t, m_now[t] - std::min<uint64_t>(early ? m_random() % 60 : 0,
+                                                                      m_now[t]));
                     m_popped[t] = m_now[t];
                     --m_depth[t];
                 }
@@ -133,9 +135,12 @@ private slots:
                         return;
                     }
                 }
-                qInfo("seed %u%s: %llu tracks went on", seed, hostile ? ", hostile" : "", (unsigned long long)resumed);
+                qInfo("seed %u%s: %llu tracks went on", seed, hostile ? ", hostile" : "",
+                      (unsigned long long)resumed);
                 if (!hostile)
-                    QVERIFY2(resumed > 40, qPrintable(QString("seed %1: %2 tracks went on").arg(seed).arg(resumed)));
+                    QVERIFY2(
+                        resumed > 40,
+                        qPrintable(QString("seed %1: %2 tracks went on").arg(seed).arg(resumed)));
             }
         }
     }
@@ -173,7 +178,8 @@ private slots:
             f.pop(100, 120);
             break;
         case 2:
-            f.push(100, 200, "child"); // 200 is the last timestamp: the parent is shown ending there
+            f.push(100, 200,
+                   "child"); // 200 is the last timestamp: the parent is shown ending there
             break;
         case 4:
         case 5:
@@ -190,7 +196,8 @@ private slots:
             break;
         }
         f.push(101, 150, "steady");
-        f.pop(101, scenario == 6 ? 240 : 160); // (6: the snapshot's end after the open call's start)
+        f.pop(101,
+              scenario == 6 ? 240 : 160); // (6: the snapshot's end after the open call's start)
         analyseBothWays(NvtxAssembler(a).snapshot(&memo));
         switch (scenario) {
         case 0:

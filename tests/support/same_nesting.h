@@ -46,7 +46,8 @@ inline std::string lodDifference(const model::Capture& c, const model::DepthRow&
             longest[b0] = std::max(longest[b0], end[e] - start[e]);
             // Coverage is that of level 0 (clipped to its last bucket), folded 4 to 1.
             const auto f0 = size_t((start[e] - lod.base) / w0);
-            const auto f1 = std::min(end[e] > start[e] ? size_t((end[e] - 1 - lod.base) / w0) : f0, finest - 1);
+            const auto f1 =
+                std::min(end[e] > start[e] ? size_t((end[e] - 1 - lod.base) / w0) : f0, finest - 1);
             for (size_t b = f0 / fold; b <= f1 / fold; ++b)
                 covered[b] = true;
         }
@@ -68,7 +69,8 @@ inline std::string timelineDifference(const model::Capture& c, const model::Time
         const model::TimelineLane& a = x.lanes()[l];
         const model::TimelineLane& b = y.lanes()[l];
         const std::string lane = "lane " + std::to_string(l);
-        if (a.track != b.track || a.calls != b.calls || a.unclosed != b.unclosed || a.depths.size() != b.depths.size())
+        if (a.track != b.track || a.calls != b.calls || a.unclosed != b.unclosed ||
+            a.depths.size() != b.depths.size())
             return lane + " differs";
         for (size_t d = 0; d < b.depths.size(); ++d) {
             const model::DepthRow& p = a.depths[d];
@@ -76,7 +78,8 @@ inline std::string timelineDifference(const model::Capture& c, const model::Time
             const std::string row = lane + " depth " + std::to_string(d);
             if (p.events != q.events)
                 return row + ": different calls";
-            if (p.busyPrefix != q.busyPrefix || p.maxEnd != q.maxEnd || p.sampledStart != q.sampledStart)
+            if (p.busyPrefix != q.busyPrefix || p.maxEnd != q.maxEnd ||
+                p.sampledStart != q.sampledStart)
                 return row + ": different sums or samples";
             if (p.lod.levels.empty() != q.lod.levels.empty())
                 return row + ": summaries made in one only";
@@ -98,15 +101,17 @@ inline std::string nestingDifference(const model::LoadedCapture& x, const model:
     for (const model::RegionRow& row : b.rows)
         for (const uint64_t e : b.rowEvents(row))
             if (a.events.depth[e] != b.events.depth[e])
-                return "event " + std::to_string(e) + " at depth " + std::to_string(a.events.depth[e]) + ", not "
-                       + std::to_string(b.events.depth[e]);
+                return "event " + std::to_string(e) + " at depth " +
+                       std::to_string(a.events.depth[e]) + ", not " +
+                       std::to_string(b.events.depth[e]);
     if (a.rowExclusive != b.rowExclusive)
         return "different exclusive times per row";
     if (a.laneExclusive.size() != b.laneExclusive.size())
         return "different lanes' exclusive times";
     for (size_t i = 0; i < b.laneExclusive.size(); ++i)
-        if (a.laneExclusive[i].row != b.laneExclusive[i].row || a.laneExclusive[i].track != b.laneExclusive[i].track
-            || a.laneExclusive[i].exclusiveNs != b.laneExclusive[i].exclusiveNs)
+        if (a.laneExclusive[i].row != b.laneExclusive[i].row ||
+            a.laneExclusive[i].track != b.laneExclusive[i].track ||
+            a.laneExclusive[i].exclusiveNs != b.laneExclusive[i].exclusiveNs)
             return "lanes' exclusive time " + std::to_string(i) + " differs";
     if (a.warnings.size() != b.warnings.size())
         return "different warnings";
