@@ -111,7 +111,7 @@ struct EventColumns
     // Spans of the allocation span API (<spanscope/alloc.h>): the iterations the program
     // stated; -1 for every other call.
     EventColumn<int64_t> allocIterations;
-    Column<uint32_t> track;    // TrackId of each call; empty = each row's RegionRow::track
+    EventColumn<uint32_t> track; // TrackId of each call; empty = each row's RegionRow::track
     Column<uint64_t> args;     // ArgsRef of each call into Capture::args; empty = none
     Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
 

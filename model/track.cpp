@@ -225,8 +225,11 @@ void assignTracks(Capture& capture)
     TrackAssigner assigner(capture);
     std::map<int32_t, RankTracks> ranks;
     const bool lanes = events.hasThreads() || events.hasTasks();
-    if (lanes)
+    uint32_t* trackOut = nullptr;
+    if (lanes) {
         events.track.resize(events.size());
+        trackOut = events.track.mutableData();
+    }
     for (auto& row : capture.rows) {
         // GPU work (kernels, copies, GPU ranges) sits on GPU tracks its source lays out.
         if (capture.regionKind(row.region) != RegionKind::Cpu)
@@ -251,7 +254,7 @@ void assignTracks(Capture& capture)
                             : thread >= 0 ? assigner.thread(rank, row.rank, thread)
                                           : assigner.process(rank, row.rank);
             }
-            events.track[i] = lastTrack;
+            trackOut[i] = lastTrack;
         }
     }
     // NVTX marks, and threads that ended a start/end range another thread began, get their

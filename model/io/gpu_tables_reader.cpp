@@ -188,17 +188,17 @@ void readGpuTables(const H5File& file, Capture& capture)
         capture.events.track.resize(capture.events.size());
         for (const RegionRow& row : capture.rows)
             for (const uint64_t e : capture.rowEvents(row))
-                capture.events.track[e] = row.track.value;
+                capture.events.track.set(e, row.track.value);
     }
     for (const RegionRow& row : capture.rows) // assignTracks left them: mark them unplaced
         if (capture.regionKind(row.region) != RegionKind::Cpu)
             for (const uint64_t e : capture.rowEvents(row))
-                capture.events.track[e] = TrackId::kNone;
+                capture.events.track.set(e, TrackId::kNone);
     std::vector<uint32_t> idOf;
     for (const Track& track : tables.tracks)
         idOf.push_back(addTrack(capture, track).value);
     for (const auto& [event, row] : tables.placed)
-        capture.events.track[event] = idOf[row];
+        capture.events.track.set(event, idOf[row]);
     // GPU work the table did not place (a file another tool edited) goes to its rank's
     // first GPU track rather than nowhere.
     for (size_t r = 0; r < capture.rows.size(); ++r) {
@@ -207,7 +207,7 @@ void readGpuTables(const H5File& file, Capture& capture)
             continue;
         for (const uint64_t e : capture.rowEvents(row))
             if (capture.events.track[e] == TrackId::kNone || capture.events.track[e] >= capture.tracks.size()) {
-                capture.events.track[e] = gpuDeviceTrack(capture, row.rank, 0).value;
+                capture.events.track.set(e, gpuDeviceTrack(capture, row.rank, 0).value);
                 if (capture.warnings.empty() || capture.warnings.back().object != kGpu)
                     capture.warnings.push_back({"some GPU work has no GPU track in the file; it is shown on GPU 0",
                                                 kGpu});

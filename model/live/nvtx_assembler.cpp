@@ -300,8 +300,11 @@ uint32_t NvtxAssembler::appendCall(const Call& call)
 {
     const auto index = uint32_t(m_calls.size());
     Call& appended = m_calls.emplace_back(call);
-    if (call.thread != kNoThread)
+    if (call.thread != kNoThread) {
+        if (!call.async) // start/end ranges go on their lanes' tracks
+            needTrack(call.thread);
         listCall(call, index, appended);
+    }
     ++m_edits;
     if (call.async)
         m_asyncCalls.push_back(index);
@@ -346,6 +349,8 @@ void NvtxAssembler::closeAsync(uint32_t call, int64_t end, uint32_t endThread)
 {
     Call& c = m_calls.edit(call);
     c.endThread = endThread;
+    if (endThread != c.thread) // drawn on the ending thread's track too
+        needTrack(endThread);
     if (end < c.start) {
         ++m_counts.endsBeforeStart;
         end = c.start;
@@ -423,6 +428,7 @@ void NvtxAssembler::onMark(const MarkRecord& r)
     const uint32_t t = threadOf(r.tid);
     if (m_threads[t].droppingTree && m_threads[t].openPushes > 0)
         return; // inside a tree the budget dropped
+    needTrack(t);
     m_marks.push_back(Mark{ns, t, r.domain, r.category, textIndex(r.message), innermostOpen(t)});
 }
 

@@ -154,9 +154,12 @@ public:
         uint64_t holes = 0;
         // The stores of the snapshot's start, end and thread columns, shared with it and
         // appended to by the next one (see snapshot()); `written`: the events they hold.
+        // The track column's too while no call is a start/end range or GPU work (whose
+        // tracks are numbered afresh by each snapshot).
         struct Stores
         {
             std::shared_ptr<SharedColumnStore<int64_t>> start, end, threadIds;
+            std::shared_ptr<SharedColumnStore<uint32_t>> track;
             uint64_t written = 0;
         };
         Stores stores;
@@ -444,9 +447,25 @@ private:
         // call arrives before it: each call is put in place from the back, at most
         // kMaxCudaReorder places back (else the thread is no longer listed).
         SharedChunks<uint32_t> cudaCalls;
+        // Its place in m_trackedThreads: its track's id in every snapshot; kUntracked
+        // while it has none.
+        uint32_t track = kUntracked;
     };
+    static constexpr uint32_t kUntracked = UINT32_MAX;
     static constexpr size_t kMaxCudaReorder = 64;
     std::vector<Thread> m_threads;
+    // The threads that have a track, in the order each first needed one (a range of its
+    // own that is not a start/end range, a mark, or the end of a start/end range another
+    // thread began): a thread's place here is its track's id in every snapshot, so ids
+    // never change as threads are added and a snapshot's track column holds for the next.
+    std::vector<uint32_t> m_trackedThreads;
+    void needTrack(uint32_t thread)
+    {
+        if (m_threads[thread].track == kUntracked) {
+            m_threads[thread].track = uint32_t(m_trackedThreads.size());
+            m_trackedThreads.push_back(thread);
+        }
+    }
 
     SharedNames m_regionNames;
 

@@ -387,18 +387,18 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         case GpuWorkKind::Kernel:
         case GpuWorkKind::Memcpy:
         case GpuWorkKind::Memset:
-            e.track[*event] = gpuTrack(w.device, stream, 0).value;
+            e.track.set(*event, gpuTrack(w.device, stream, 0).value);
             activities.set(*event, *event + 1);
             break;
         case GpuWorkKind::Sync:
-            e.track[*event] = gpuTrack(w.device, stream, 1).value;
+            e.track.set(*event, gpuTrack(w.device, stream, 1).value);
             break;
         case GpuWorkKind::Window:
-            e.track[*event] = gpuTrack(w.device, -1, 2).value;
+            e.track.set(*event, gpuTrack(w.device, -1, 2).value);
             break;
         case GpuWorkKind::Api:
         case GpuWorkKind::Overhead:
-            e.track[*event] = gpuTrack(w.device, -1, 0).value;
+            e.track.set(*event, gpuTrack(w.device, -1, 0).value);
             break;
         }
     }

@@ -130,6 +130,28 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         info.name = c.strings.intern(m_threads[i].name);
         c.threads.push_back(info);
     }
+    // Tracks (what assignTracks() would make, numbered so that they hold from one snapshot
+    // to the next): each thread's in the order it first needed one (Thread::track), then
+    // each async lane's. GPU work gets its tracks with the GPU tables, after these.
+    for (const uint32_t thread : m_trackedThreads) {
+        Track track;
+        track.kind = TrackKind::Thread;
+        track.thread = int64_t(thread);
+        c.tracks.push_back(track);
+    }
+    const auto firstTaskTrack = uint32_t(c.tracks.size());
+    for (const TaskInfo& task : c.tasks) {
+        Track track;
+        track.kind = TrackKind::NvtxDomain;
+        track.task = task.index;
+        track.thread = task.threadIndex;
+        c.tracks.push_back(track);
+    }
+    auto trackOf = [&](const Call& call, size_t i) {
+        return call.thread == kNoThread ? TrackId::kNone
+               : call.async             ? firstTaskTrack + uint32_t(taskOfCall[i])
+                                        : m_threads[call.thread].track;
+    };
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
@@ -143,11 +165,15 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // shared from one snapshot to the next, each writing only the events it appends
     // (events below `kept` hold what the snapshot before wrote there). Stores are reserved
     // for twice the events, and made anew when full or when laid out afresh.
+    // The track column too, while every call is a range on its thread's track: with
+    // start/end ranges, whose lanes are packed afresh, or GPU work, whose tracks come after
+    // the CPU's, a call's track id may change from one snapshot to the next.
+    const bool sharedTracks = taskOfCall.empty() && m_gpuCallsOfRegion.empty();
     LayoutMemo::Stores stores;
     uint64_t kept = 0;
     if (memo) {
         if (layout.fromMemo && memo->stores.start && memo->stores.written == layout.appendedFrom
-            && memo->stores.start->capacity() >= events) {
+            && memo->stores.start->capacity() >= events && (memo->stores.track != nullptr) == sharedTracks) {
             stores = memo->stores;
             kept = memo->stores.written;
         } else {
@@ -155,6 +181,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             stores.start = std::make_shared<SharedColumnStore<int64_t>>(capacity);
             stores.end = std::make_shared<SharedColumnStore<int64_t>>(capacity);
             stores.threadIds = std::make_shared<SharedColumnStore<int64_t>>(capacity);
+            if (sharedTracks)
+                stores.track = std::make_shared<SharedColumnStore<uint32_t>>(capacity);
         }
         stores.written = events;
     } else {
@@ -162,9 +190,13 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         e.end.resize(events);
         e.threadIds.resize(events);
     }
+    if (!stores.track)
+        e.track.resize(events);
     int64_t* const startOut = stores.start ? stores.start->data() : e.start.mutableData();
     int64_t* const endOut = stores.end ? stores.end->data() : e.end.mutableData();
     int64_t* const threadOut = stores.threadIds ? stores.threadIds->data() : e.threadIds.mutableData();
+    uint32_t* const trackOut = stores.track ? stores.track->data() : e.track.mutableData();
+    const uint64_t trackKept = stores.track ? kept : 0;
     // A column sized for every event, to write, when `wanted`; else none.
     auto sized = [&](EventColumn<int64_t>& column, bool wanted) -> int64_t* {
         if (!wanted)
@@ -196,6 +228,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             endOut[k] = endOf(call);
             threadOut[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
         }
+        if (k >= trackKept)
+            trackOut[k] = trackOf(call, i);
         if (taskOut)
             taskOut[k] = taskOfCall[i];
         if (perCallDomains)
@@ -281,8 +315,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // The events no row holds: between the held spans. Only columns written afresh need
     // them written (all lie below `kept`, which the shared stores already hold): with none,
     // this pass would read a call per event left behind, up to a quarter of the columns.
-    const bool freshColumns = kept == 0 || taskOut || perCallDomains || m_sawCategory || allocCountOut
-                              || iterationsOut;
+    const bool freshColumns = kept == 0 || trackKept == 0 || taskOut || perCallDomains || m_sawCategory
+                              || allocCountOut || iterationsOut;
     if (layout.holes > 0 && freshColumns) {
         uint64_t k = 0;
         for (const EventSpan& s : held) {
@@ -298,6 +332,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         e.end = EventColumn<int64_t>::sharing(stores.end, events);
         e.threadIds = EventColumn<int64_t>::sharing(stores.threadIds, events);
     }
+    if (stores.track)
+        e.track = EventColumn<uint32_t>::sharing(stores.track, events);
     placeCudaCalls(c, nesting, eventOf);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
@@ -374,13 +410,10 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
                                 c.strings.intern(mark.text == kNoText ? std::string_view() : m_texts[mark.text]),
                                 mark.call >= 0 ? int64_t(eventOf[size_t(mark.call)]) : -1});
-    // Tracks now rather than at load: allocations and the heap counter go on them, and
-    // merging processes keeps each process's. GPU work has tracks of its own.
     if (!m_regionKinds.empty()) {
         c.regionKinds = m_regionKinds;
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
-    assignTracks(c);
     finishNestingOrder(c); // before the GPU tables: the GPU time of CPU calls reads the lists
     if (!c.nestingOrder.empty() && layoutSerial) {
         c.nestingOrder.openEnd = last;

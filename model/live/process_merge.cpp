@@ -255,14 +255,15 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
             appendTracks(c, p, r, trackBase, regions);
             // Per call; a process whose calls take their row's track gets it spelled out.
             c.events.track.resize(base + n, TrackId::kNone);
+            uint32_t* const trackOut = c.events.track.mutableData();
             if (p.events.track.size() == n)
                 for (size_t i = 0; i < n; ++i)
-                    c.events.track[base + i] = p.events.track[i] + trackBase;
+                    trackOut[base + i] = p.events.track[i] + trackBase;
             else
                 for (const RegionRow& row : p.rows)
                     for (const uint64_t i : p.rowEvents(row))
                         if (i < n)
-                            c.events.track[base + i] =
+                            trackOut[base + i] =
                                 row.track.valid() ? row.track.value + trackBase : TrackId::kNone;
         }
 

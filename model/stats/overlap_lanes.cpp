@@ -41,7 +41,7 @@ std::optional<Warning> inferOverlapLanes(Capture& capture)
                 continue;
             rowOf[i] = r;
             if (!hadPerCallTracks)
-                events.track[i] = row.track.value;
+                events.track.set(i, row.track.value);
         }
     }
 
@@ -97,7 +97,7 @@ std::optional<Warning> inferOverlapLanes(Capture& capture)
             }
             lanes[k].open.emplace_back(start, stop);
             if (k > 0) {
-                events.track[e] = lanes[k].track;
+                events.track.set(e, lanes[k].track);
                 ++moved;
                 ++movedPerRow[rowOf[e]];
             }

@@ -265,7 +265,7 @@ void TraceBuilder::layOut()
         const RawSlice& slice = slices[i];
         e.start.mutableData()[k] = slice.start;
         e.end.mutableData()[k] = slice.end;
-        e.track[k] = sliceTracks[i];
+        e.track.set(k, sliceTracks[i]);
         if (anyArgs)
             e.args[k] = slice.args;
         m_eventOfSlice[i] = uint32_t(k);
