@@ -235,8 +235,10 @@ struct NestingOrder
         uint64_t begin = 0, end = 0; // its calls: events[begin, end)
     };
     std::vector<ListedTrack> tracks;
-    Column<uint32_t> events; // event indices, list after list, every one a closed call
-    Column<uint32_t> rows;   // the row of each of those calls
+    // Event indices, list after list (a list's places are [begin, end); places between
+    // lists hold nothing), and the row of each of those calls.
+    EventColumn<uint32_t> events;
+    EventColumn<uint32_t> rows;
     // Per row: 1 when every call of it is on a listed track. Empty = none known to be.
     std::vector<uint8_t> rowListed;
     // Per region: its CPU row, UINT32_MAX where it has none (what the lists' rows are).

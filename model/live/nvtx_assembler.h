@@ -18,6 +18,7 @@
 // snapshot() whenever a view wants one. One thread at a time (not thread-safe).
 #include "../capture.h"
 #include "../stats/row_durations.h"
+#include "nesting_list_stores.h"
 #include "protocol/spanscope_decoder.h"
 #include "shared_chunks.h"
 #include "shared_names.h"
@@ -54,6 +55,9 @@ struct NvtxAssemblerOptions
     // max(this, 4 x its calls placed anew) calls, and places them one by one (cutting the
     // row around each) where they land further back (nvtx_assembler_append_layout.cpp).
     uint64_t takeAlongWindow = 4096;
+    // A listed thread's nesting list laid out afresh for a memo gets room for max(this, its
+    // calls) more, which later snapshots fill in place (nesting_list_stores.h).
+    uint64_t nestingListSlack = 4096;
 };
 
 // What the assembler has seen so far; counts of records or ranges.
@@ -189,6 +193,8 @@ public:
             std::vector<NameId> ids; // region id -> its name
         };
         RegionNames regionNames;
+        // The snapshot's nesting lists, for the next one to go on from.
+        NestingListStores lists;
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
@@ -495,41 +501,57 @@ private:
     // Capture::nestingOrder (nvtx_assembler_nesting_order.cpp).
     struct NestingLists
     {
-        static constexpr uint64_t kNotListed = UINT64_MAX;
-        // Per thread: the first place of its pushes, then of its CUDA calls, or kNotListed.
-        std::vector<uint64_t> base;
-        // A CPU call's row. A column: freeing a vector of a million regions would raise
-        // malloc's mmap threshold for the rest of the process (glibc's dynamic threshold),
-        // after which the live updates' temporaries of up to that size come from the heap
-        // and fault in afresh each time (name-per-range updates took twice as long).
-        Column<uint32_t> rowOfRegion;
+        static constexpr uint64_t kNotListed = NestingListStores::kNotListed;
+        // Where the lists are: their places (stores.base), the rows (stores.rowOfRegion,
+        // .rowListed). Empty when no thread is listed.
+        NestingListStores stores;
+        // The lists go on from the memo's (NestingListStores::following): only the calls
+        // appended are placed (placeAppended); else every call is (place).
+        bool following = false;
+        uint32_t* events = nullptr; // stores.written's, to write
+        uint32_t* rows = nullptr;
         // Puts a push laid out as `event` in its thread's list, or leaves its row unlisted
         // (a call off the lists: a start/end range, a call of a thread not listed). A
         // listed thread's CUDA calls are placed apart (placeCudaCalls). Any thread; calls
         // are placed in parallel.
-        void place(const Call& call, uint32_t event, NestingOrder& out) const
+        void place(const Call& call, uint32_t event)
         {
-            if (call.thread == kNoThread || rowOfRegion.empty())
+            if (call.thread == kNoThread || stores.empty())
                 return;
-            if (!call.async && base[call.thread] != kNotListed) {
+            const uint32_t row = stores.rowOfRegion[call.region];
+            if (!call.async && stores.base[call.thread] != kNotListed) {
                 if (call.gpu != kNotCuda)
                     return;
-                const uint64_t at = base[call.thread] + call.pushIndex;
-                out.events[at] = event;
-                out.rows[at] = rowOfRegion[call.region];
+                const uint64_t at = stores.base[call.thread] + call.pushIndex;
+                events[at] = event;
+                rows[at] = row;
             } else { // rare: both cores may clear the same row's flag
-                std::atomic_ref<uint8_t>(out.rowListed[rowOfRegion[call.region]]).store(0, std::memory_order_relaxed);
+                std::atomic_ref<uint8_t>(stores.rowListed[row]).store(0, std::memory_order_relaxed);
             }
         }
+        // As place(), for a call appended to the lists the memo's snapshot left (`following`):
+        // the place written is kept for the snapshot after this one. One thread.
+        void placeAppended(const Call& call, uint32_t event)
+        {
+            if (call.thread == kNoThread || stores.empty())
+                return;
+            const uint32_t row = stores.rowOfRegion[call.region];
+            if (call.async || stores.base[call.thread] == kNotListed)
+                stores.rowListed[row] = 0;
+            else if (call.gpu == kNotCuda)
+                stores.write({stores.base[call.thread] + call.pushIndex, event, row});
+        }
     };
-    // Sizes c.nestingOrder's columns for the listed threads' calls, every CPU row listed
-    // until place() finds a call of it off the lists; c's rows are not made yet:
-    // `callsBefore` is Layout::callsBefore.
-    NestingLists nestingLists(Capture& c, const Column<uint64_t>& callsBefore) const;
-    // Writes the listed threads' CUDA calls into c.nestingOrder; `eventOf`: call -> event.
-    void placeCudaCalls(Capture& c, const NestingLists& lists, const Column<uint32_t>& eventOf) const;
-    // The rest of c.nestingOrder once its columns are filled and the tracks assigned.
-    void finishNestingOrder(Capture& c) const;
+    // Where c's nesting lists go (every CPU row listed until place() finds a call of it off
+    // the lists); c's rows are not made yet: `callsBefore` is Layout::callsBefore. They go
+    // on from the memo's lists where `appendOnly` (this snapshot appends to the memo's
+    // layout and writes no column whole) and the memo's lists still fit: the same threads
+    // listed, each with room, no CUDA calls, the rows numbered as then.
+    NestingLists nestingLists(const Column<uint64_t>& callsBefore, const LayoutMemo* memo, bool appendOnly) const;
+    // Writes the listed threads' CUDA calls into the lists; `eventOf`: call -> event.
+    void placeCudaCalls(const NestingLists& lists, const Column<uint32_t>& eventOf) const;
+    // c.nestingOrder from the lists once they are written and c's rows and tracks made.
+    void finishNestingOrder(Capture& c, const NestingLists& lists) const;
     struct Mark
     {
         int64_t time = 0;

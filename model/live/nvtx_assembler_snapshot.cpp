@@ -251,7 +251,16 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // Both passes run on both cores, in blocks.
     constexpr size_t kBlock = kParallelMinimumCalls; // one block: the calling thread alone
     const size_t blockCount = (n + kBlock - 1) / kBlock;
-    const NestingLists nesting = nestingLists(c, layout.callsBefore);
+    // Laid out by appending to the memo's layout, every call that moved was appended (closed
+    // calls keep their events; those open then and those taken along get new ones), and
+    // with the columns written here all shared stores, only the appended events need
+    // writing: the scatter reads the calls appended, not the whole call table, where the
+    // nesting lists go on from the memo's too.
+    const bool eventOfKept = layout.fromMemo && memo->eventOf.size() == memo->calls;
+    const bool appendOnly = eventOfKept && kept > 0 && trackKept > 0 && !taskOut && !perCallDomains
+                            && !m_sawCategory && !allocCountOut && !iterationsOut;
+    NestingLists nesting = nestingLists(layout.callsBefore, memo, appendOnly);
+    const bool scatterAppended = appendOnly && (nesting.following || nesting.stores.empty());
     // The rows' spans in the order of the columns: eventOf is written block by block of
     // events, and the events no row holds lie between them.
     std::vector<EventSpan> held(layout.spans.begin(), layout.spans.end());
@@ -261,7 +270,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // call -> event: 4 bytes, fewer fresh pages than 8 (calls are counted in uint32_t). Laid
     // out by appending, only the appended events' calls moved: the memo's map is updated.
     Column<uint32_t> eventOf;
-    const bool eventOfKept = layout.fromMemo && memo->eventOf.size() == memo->calls;
     if (eventOfKept)
         eventOf = std::move(memo->eventOf);
     if (eventOf.capacity() < n)
@@ -297,21 +305,36 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         std::vector<uint64_t> closedAtEnd;
         std::vector<NvtxCrossThreadEnd> crossThreadEnds;
     };
-    std::vector<BlockLists> blocks(blockCount);
-    shareOut(blockCount, [&](size_t block, int) {
-        BlockLists& lists = blocks[block];
-        const size_t first = block * kBlock, end = std::min(n, first + kBlock);
-        for (size_t i = first; i < end; ++i) {
+    std::vector<BlockLists> blocks(scatterAppended ? 1 : blockCount);
+    if (scatterAppended) {
+        // No call is async here (task ids would be written whole): no cross-thread ends.
+        constexpr uint64_t kAhead = 8; // the appended calls lie about the call table
+        for (uint64_t k = kept; k < events; ++k) {
+            if (k + kAhead < events)
+                __builtin_prefetch(&m_calls[order[k + kAhead]]);
+            const uint32_t i = order[k];
             const Call& call = m_calls[i];
-            const uint64_t k = eventOf[i];
             write(i, k);
-            nesting.place(call, uint32_t(k), c.nestingOrder);
+            nesting.placeAppended(call, uint32_t(k));
             if (call.open)
-                lists.closedAtEnd.push_back(k);
-            if (call.async && !call.open && call.endThread != call.thread)
-                lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
+                blocks[0].closedAtEnd.push_back(k);
         }
-    });
+    } else {
+        shareOut(blockCount, [&](size_t block, int) {
+            BlockLists& lists = blocks[block];
+            const size_t first = block * kBlock, end = std::min(n, first + kBlock);
+            for (size_t i = first; i < end; ++i) {
+                const Call& call = m_calls[i];
+                const uint64_t k = eventOf[i];
+                write(i, k);
+                nesting.place(call, uint32_t(k));
+                if (call.open)
+                    lists.closedAtEnd.push_back(k);
+                if (call.async && !call.open && call.endThread != call.thread)
+                    lists.crossThreadEnds.push_back({k, int64_t(call.endThread)});
+            }
+        });
+    }
     // The events no row holds: between the held spans. Only columns written afresh need
     // them written (all lie below `kept`, which the shared stores already hold): with none,
     // this pass would read a call per event left behind, up to a quarter of the columns.
@@ -334,7 +357,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     }
     if (stores.track)
         e.track = EventColumn<uint32_t>::sharing(stores.track, events);
-    placeCudaCalls(c, nesting, eventOf);
+    placeCudaCalls(nesting, eventOf);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
         c.nvtx.crossThreadEnds.insert(c.nvtx.crossThreadEnds.end(), lists.crossThreadEnds.begin(),
@@ -372,6 +395,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     if (firstGpuRow == SIZE_MAX)
         firstGpuRow = c.rows.size();
     c.rowExclusive.assign(c.rows.size(), -1);
+    finishNestingOrder(c, nesting); // before the GPU tables: the GPU time of CPU calls reads the lists
     auto committed = addRowDurations(c, layout, memo, eventOf);
     // The next snapshot starts from this layout, unless the memo is of a later state.
     const bool memoReplaced = memo && !(memo->lineage == m_lineage && memo->edits > m_edits);
@@ -403,6 +427,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         next.relayouts = layout.fromMemo ? memo->relayouts + 1 : 0;
         next.committed = std::move(committed);
         next.regionNames = std::move(names);
+        next.lists = std::move(nesting.stores);
         *memo = std::move(next);
     }
 
@@ -414,7 +439,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.regionKinds = m_regionKinds;
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
-    finishNestingOrder(c); // before the GPU tables: the GPU time of CPU calls reads the lists
     if (!c.nestingOrder.empty() && layoutSerial) {
         c.nestingOrder.openEnd = last;
         c.nestingOrder.layoutSerial = layoutSerial;

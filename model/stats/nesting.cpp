@@ -23,13 +23,21 @@ bool Nester::usableListing() const
     for (size_t i = 0; i < listing.tracks.size(); ++i) {
         const auto& t = listing.tracks[i];
         const bool sameAsBefore = i > 0 && listing.tracks[i - 1].track == t.track; // its next list
-        if (t.track.value >= seen.size() || (seen[t.track.value] && !sameAsBefore) || t.begin != next
+        if (t.track.value >= seen.size() || (seen[t.track.value] && !sameAsBefore) || t.begin < next
             || t.end < t.begin)
             return false;
         seen[t.track.value] = true;
         next = t.end;
     }
-    return next == listing.events.size();
+    return next <= listing.events.size();
+}
+
+uint64_t Nester::listedCalls() const
+{
+    uint64_t calls = 0;
+    for (const auto& t : m_capture.nestingOrder.tracks)
+        calls += t.end - t.begin;
+    return calls;
 }
 
 void Nester::addListedRuns(std::vector<std::vector<Run>>& runsOfTrack)
@@ -180,7 +188,7 @@ bool Nester::addRuns(std::vector<std::vector<Run>>& runsOfTrack, const ProgressR
         uint64_t listed = 0;
         for (const RowRuns& chunk : found)
             listed += chunk.listedCalls;
-        if (listed != m_capture.nestingOrder.events.size()) {
+        if (listed != listedCalls()) {
             m_listedTrack.clear();
             return addRuns(runsOfTrack, progress);
         }

@@ -225,8 +225,10 @@ private:
         uint64_t listedCalls = 0; // calls left to a listed track's run
     };
     // Capture::nestingOrder is whole: a row flag per row, a row per listed call, each
-    // listed track's lists together and in range.
+    // listed track's lists together and in range, no two lists' places overlapping.
     bool usableListing() const;
+    // The calls the lists hold.
+    uint64_t listedCalls() const;
     bool listedTrack(uint32_t track) const { return track < m_listedTrack.size() && m_listedTrack[track]; }
     // One run per list of a listed track (Capture::nestingOrder), after every row's.
     void addListedRuns(std::vector<std::vector<Run>>& runsOfTrack);
