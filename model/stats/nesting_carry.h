@@ -21,6 +21,7 @@
 // overlap, and the walk is done again without the lists.
 
 #include "../capture.h"
+#include "../event_column.h"
 #include "../timeline/timeline_lod.h"
 
 #include <cstdint>
@@ -43,6 +44,14 @@ struct DepthCarry
     bool endsOrdered = true;
     int64_t lastEnd = 0; // end of call closed - 1 (INT64_MIN when none)
     RowLodBuilder lod;   // the level-of-detail summaries after call closed - 1
+    // Where the row's calls are kept (DepthRow::events shares it), if in a store: the next
+    // snapshot's row is this one's first `closed` calls, some rewritten, and more. Two
+    // stores take turns: `spare` holds the row of the snapshot before this one, which lacks
+    // `rewrites` (place, event) and the calls from `spareFrom` on; the next snapshot's row
+    // is written there where nothing else holds it any more, else into a fresh store.
+    std::shared_ptr<SharedColumnStore<uint32_t>> store, spare;
+    uint64_t spareFrom = 0;
+    std::vector<std::pair<uint64_t, uint32_t>> rewrites;
 };
 
 // One listed track's walk at the end of a snapshot.

@@ -20,6 +20,7 @@ namespace {
 struct RowJob
 {
     DepthRow* row = nullptr;
+    bool stored = false; // its calls are in a store shared with the next snapshot's row
     const DepthRow* previous = nullptr;
     const DepthCarry* from = nullptr;
     DepthCarry* save = nullptr;
@@ -32,7 +33,8 @@ void finishRow(const Capture& capture, const RowJob& job)
     const auto& start = capture.events.start;
     const auto& end = capture.events.end;
     const size_t n = row.events.size();
-    shrinkToFit(row.events);
+    if (!row.events.shared())
+        row.events.shrink_to_fit();
     bool endsOrdered = true;
     int64_t lastEnd = std::numeric_limits<int64_t>::min();
     const int64_t firstStart = n > 0 ? start[row.events[0]] : 0, rowEnd = n > 0 ? end[row.events[n - 1]] : 0;
@@ -216,14 +218,14 @@ void TimelineIndexBuilder::resumeTrack(TrackId track, const TrackCarry& carry)
     m_current = &m_lanes[track.value];
     m_resumed[track.value] = {&previous, &carry};
     m_current->depths.resize(carry.depths.size());
+    // Each row's closed calls then, in a store the walk appends to (call()).
+    std::vector<StoredRow>& stored = m_stored[track.value];
+    stored.resize(carry.depths.size());
+    m_currentStored = &stored;
     for (size_t d = 0; d < carry.depths.size(); ++d) {
-        const auto& calls = previous.depths[d].events;
-        auto& row = m_current->depths[d].events;
-        // Room for the calls to come (mapped, faulted in only as written): growing by
-        // push_back would copy the row again.
-        const uint64_t closed = carry.depths[d].closed;
-        row.reserve(closed + closed / 4 + 1024);
-        row.assign(calls.begin(), calls.begin() + int64_t(closed));
+        stored[d].from = &carry.depths[d];
+        stored[d].store = storeFor(carry.depths[d], previous.depths[d].events);
+        stored[d].size = carry.depths[d].closed;
     }
     // Calls taken along to new events since: found by their start in their row (in start
     // order), their entry rewritten.
@@ -241,19 +243,53 @@ void TimelineIndexBuilder::resumeTrack(TrackId track, const TrackCarry& carry)
         auto at = std::partition_point(calls.begin(), end, [&](uint32_t e) { return before.events.start[e] < start; });
         for (; at != end && before.events.start[*at] == start; ++at)
             if (*at == from) {
-                m_current->depths[d].events[size_t(at - calls.begin())] = to;
+                const auto place = uint64_t(at - calls.begin());
+                stored[d].store->data()[place] = to;
+                stored[d].rewrites.emplace_back(place, to);
                 break;
             }
     }
 }
 
+std::shared_ptr<SharedColumnStore<uint32_t>> TimelineIndexBuilder::storeFor(const DepthCarry& from,
+                                                                            const EventColumn<uint32_t>& previous)
+{
+    const uint64_t closed = from.closed;
+    // The spare is the row of the snapshot before the carried one; held by nothing else
+    // (that snapshot is gone), it needs only what the carried row changed and added.
+    if (from.spare && from.spare.use_count() == 1 && from.spare->capacity() > closed && from.spareFrom <= closed) {
+        uint32_t* to = from.spare->data();
+        for (const auto& [place, event] : from.rewrites)
+            to[place] = event;
+        std::copy(previous.begin() + int64_t(from.spareFrom), previous.begin() + int64_t(closed), to + from.spareFrom);
+        return from.spare;
+    }
+
+    // Room for the calls to come (mapped, faulted in only as written).
+    auto store = std::make_shared<SharedColumnStore<uint32_t>>(closed + closed / 2 + 64);
+    std::copy_n(previous.begin(), closed, store->data());
+    return store;
+}
+
 void TimelineIndexBuilder::track(TrackId track)
 {
     m_current = &m_lanes[track.value];
+    const auto stored = m_stored.find(track.value);
+    m_currentStored = stored == m_stored.end() ? nullptr : &stored->second;
 }
 
 void TimelineIndexBuilder::call(uint32_t event, uint16_t depth, int64_t, int64_t)
 {
+    if (m_currentStored && depth < m_currentStored->size()) {
+        StoredRow& row = (*m_currentStored)[depth];
+        if (row.size == row.store->capacity()) { // full: a store twice the size
+            auto larger = std::make_shared<SharedColumnStore<uint32_t>>(2 * row.size + 64);
+            std::copy_n(row.store->data(), row.size, larger->data());
+            row.store = std::move(larger);
+        }
+        row.store->data()[row.size++] = event;
+        return;
+    }
     auto& depths = m_current->depths;
     if (depth >= depths.size())
         depths.resize(size_t(depth) + 1);
@@ -269,7 +305,9 @@ void TimelineIndexBuilder::restart()
 {
     m_lanes.clear();
     m_resumed.clear();
+    m_stored.clear();
     m_current = nullptr;
+    m_currentStored = nullptr;
 }
 
 std::unique_ptr<NestingVisitor> TimelineIndexBuilder::piece()
@@ -285,6 +323,9 @@ void TimelineIndexBuilder::join(NestingVisitor& piece)
     // Pieces come in walk order, so a track's later part appends to its earlier one.
     auto& builder = static_cast<TimelineIndexBuilder&>(piece);
     m_resumed.insert(builder.m_resumed.begin(), builder.m_resumed.end());
+    // A resumed track is walked in one piece (never split), so its rows move over whole.
+    for (auto& [track, rows] : builder.m_stored)
+        m_stored[track] = std::move(rows);
     for (auto& [track, part] : builder.m_lanes) {
         TimelineLane& lane = m_lanes[track];
         if (lane.depths.size() < part.depths.size())
@@ -319,13 +360,17 @@ void TimelineIndexBuilder::finishRows(const Capture& capture, NestingCarry* carr
     // go on from the snapshot before read only their new calls.
     std::vector<RowJob> rows;
     for (auto& [track, lane] : m_lanes) {
+        const auto stored = m_stored.find(track);
+        if (stored != m_stored.end())
+            for (size_t d = 0; d < stored->second.size(); ++d)
+                lane.depths[d].events = EventColumn<uint32_t>::sharing(stored->second[d].store, stored->second[d].size);
         const auto resumed = m_resumed.find(track);
         const auto carrying = carried.find(track);
         TrackCarry* made = carrying == carried.end() ? nullptr : carrying->second;
         if (made)
             made->depths.resize(lane.depths.size());
         for (size_t d = 0; d < lane.depths.size(); ++d) {
-            RowJob job{&lane.depths[d]};
+            RowJob job{&lane.depths[d], stored != m_stored.end() && d < stored->second.size()};
             if (resumed != m_resumed.end() && d < resumed->second.carry->depths.size()) {
                 job.previous = &resumed->second.previous->depths[d];
                 job.from = &resumed->second.carry->depths[d];
@@ -352,6 +397,25 @@ void TimelineIndexBuilder::finishRows(const Capture& capture, NestingCarry* carr
     else
         for (size_t item = 0; item < rows.size(); ++item)
             finish(item, 0);
+    // Where the rows kept in stores leave theirs for the next snapshot: the store it writes
+    // is this row's spare (the carried row's store), lacking what this row changed.
+    for (auto& [track, storedRows] : m_stored) {
+        const auto carrying = carried.find(track);
+        if (carrying == carried.end())
+            continue;
+        auto& depths = carrying->second->depths;
+        for (size_t d = 0; d < storedRows.size() && d < depths.size(); ++d) {
+            StoredRow& row = storedRows[d];
+            if (depths[d].closed == UINT64_MAX)
+                continue;
+            depths[d].store = row.store;
+            depths[d].spare = row.from->store;
+            depths[d].spareFrom = row.from->closed;
+            depths[d].rewrites = std::move(row.rewrites);
+        }
+    }
+    m_stored.clear();
+    m_currentStored = nullptr;
 }
 
 std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture& capture, NestingCarry* carry)

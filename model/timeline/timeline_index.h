@@ -30,7 +30,9 @@ namespace spanscope::model {
 // are not, `maxEnd` holds the running maximum of ends that binary searches then use.
 struct DepthRow
 {
-    Column<uint32_t> events; // event indices into Capture::events
+    // Event indices into Capture::events; a live snapshot's row that went on from the
+    // snapshot before shares a store with the next one's (DepthCarry::store).
+    EventColumn<uint32_t> events;
     PrefixSums busyPrefix;   // busyPrefix[i] = sum of durations of events[0, i); size n+1
     Column<int64_t> maxEnd;  // empty when ends are already ordered
     // start of every kSampleStride-th call, contiguous: searches run over this small,
@@ -164,6 +166,21 @@ private:
         const TrackCarry* carry;
     };
     std::map<uint32_t, Resumed> m_resumed; // by TrackId
+    // The depth rows of resumed lanes, written into stores (DepthCarry::store) until
+    // finish() gives them to the rows: per track, per depth the lane had then.
+    struct StoredRow
+    {
+        std::shared_ptr<SharedColumnStore<uint32_t>> store;
+        uint64_t size = 0;
+        const DepthCarry* from = nullptr;
+        std::vector<std::pair<uint64_t, uint32_t>> rewrites; // places of calls that moved
+    };
+    std::map<uint32_t, std::vector<StoredRow>> m_stored;
+    std::vector<StoredRow>* m_currentStored = nullptr;
+    // The store a resumed row's calls go into: the carried row's spare brought up to date
+    // where nothing else holds it, else a fresh one; `closed` calls of `previous` copied.
+    static std::shared_ptr<SharedColumnStore<uint32_t>> storeFor(const DepthCarry& from,
+                                                                 const EventColumn<uint32_t>& previous);
 };
 
 } // namespace spanscope::model

@@ -10,6 +10,7 @@
 #include <QTest>
 #include <algorithm>
 #include <random>
+#include <set>
 
 using namespace spanscope::model;
 using namespace spanscope::model::live;
@@ -85,8 +86,8 @@ private:
 
 // Analyses a snapshot as the live view does (its listed tracks going on from the last
 // snapshot's walk) and a copy of it walked whole, and compares them; returns how many
-// tracks went on from the carry.
-uint64_t analyseBothWays(const std::shared_ptr<Capture>& snapshot)
+// tracks went on from the carry. `shown`, if given, gets the snapshot as analysed.
+uint64_t analyseBothWays(const std::shared_ptr<Capture>& snapshot, std::optional<LoadedCapture>* shown = nullptr)
 {
     auto copy = std::make_shared<Capture>(*snapshot);
     copy->nestingOrder.carrySlot.reset(); // nothing carried into or out of it
@@ -101,11 +102,41 @@ uint64_t analyseBothWays(const std::shared_ptr<Capture>& snapshot)
         QTest::qFail(difference.c_str(), __FILE__, __LINE__);
         return 0;
     }
+    if (shown)
+        *shown = carried;
     const auto slot = snapshot->nestingOrder.carrySlot.lock();
     if (!slot)
         return 0;
     std::lock_guard lock(slot->mutex);
     return slot->carry ? slot->carry->resumedTracks : 0;
+}
+
+// What a view reads of an analysed snapshot that the next ones could change if they
+// wrote where it reads: every depth row's calls, and the depth column.
+struct ShownState
+{
+    std::vector<std::vector<uint32_t>> rows;
+    std::vector<uint16_t> depth;
+    friend bool operator==(const ShownState&, const ShownState&) = default;
+};
+ShownState shownState(const LoadedCapture& shown)
+{
+    ShownState state;
+    for (const TimelineLane& lane : shown.timeline->lanes())
+        for (const DepthRow& row : lane.depths)
+            state.rows.emplace_back(row.events.begin(), row.events.end());
+    state.depth.assign(shown.capture->events.depth.begin(), shown.capture->events.depth.end());
+    return state;
+}
+// Where each depth row's calls are stored.
+std::set<const uint32_t*> rowStores(const LoadedCapture& shown)
+{
+    std::set<const uint32_t*> stores;
+    for (const TimelineLane& lane : shown.timeline->lanes())
+        for (const DepthRow& row : lane.depths)
+            if (row.events.shared())
+                stores.insert(row.events.data());
+    return stores;
 }
 
 } // namespace
@@ -118,6 +149,9 @@ private slots:
     // Round after round of a job, each snapshot laid out by appending to the one before
     // (as JobAssembler's are): analysed going on from the last walk, it equals the same
     // snapshot walked whole; and most tracks do go on (the test would pass vacuously else).
+    // The depth rows of lanes that go on share stores with the next snapshot's, two stores
+    // taking turns: every third snapshot is held two rounds longer (as a view may hold
+    // one), and what it shows must not change meanwhile.
     void eachSnapshotEqualsTheSameWalkedWhole()
     {
         for (const unsigned seed : {1u, 2u, 3u}) {
@@ -125,16 +159,35 @@ private slots:
                 NvtxAssembler a;
                 PushPopJob job(a, seed, hostile);
                 NvtxAssembler::LayoutMemo memo;
-                uint64_t resumed = 0;
+                uint64_t resumed = 0, storesWrittenAgain = 0;
+                std::optional<LoadedCapture> held;
+                ShownState heldState;
+                std::set<const uint32_t*> storesBefore, storesLast;
                 for (int round = 0; round < 40; ++round) {
                     job.round(seed == 3 ? 3000 : 200);
                     const NvtxAssembler frozen = a;
-                    resumed += analyseBothWays(frozen.snapshot(&memo));
+                    std::optional<LoadedCapture> shown;
+                    resumed += analyseBothWays(frozen.snapshot(&memo), &shown);
                     if (QTest::currentTestFailed()) {
                         qWarning("seed %u%s, round %d", seed, hostile ? ", hostile" : "", round);
                         return;
                     }
+                    if (held)
+                        QVERIFY2(shownState(*held) == heldState, qPrintable(QString("round %1").arg(round)));
+                    if (round % 3 == 0) {
+                        held = shown;
+                        heldState = shownState(*shown);
+                    } else if (round % 3 == 2) {
+                        held.reset();
+                    }
+                    const auto stores = rowStores(*shown);
+                    for (const uint32_t* store : stores)
+                        storesWrittenAgain += storesBefore.count(store);
+                    storesBefore = std::move(storesLast);
+                    storesLast = stores;
                 }
+                if (!hostile) // the stores of the snapshot before the last were written again
+                    QVERIFY(storesWrittenAgain > 0);
                 qInfo("seed %u%s: %llu tracks went on", seed, hostile ? ", hostile" : "",
                       (unsigned long long)resumed);
                 if (!hostile)
