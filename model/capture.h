@@ -113,7 +113,9 @@ struct EventColumns
     EventColumn<int64_t> allocIterations;
     EventColumn<uint32_t> track; // TrackId of each call; empty = each row's RegionRow::track
     Column<uint64_t> args;     // ArgsRef of each call into Capture::args; empty = none
-    Column<uint16_t> depth;    // nesting depth, filled by computeNesting()
+    // Nesting depth, filled by computeNesting(); a live snapshot's walked on from the one
+    // before shares that one's store (NestingCarry::depthStore).
+    EventColumn<uint16_t> depth;
 
     size_t size() const { return start.size(); }
     bool hasGpu() const { return !gpu.empty(); }

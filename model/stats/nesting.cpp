@@ -221,35 +221,20 @@ bool Nester::run(const ProgressRange& progress)
         return false;
     runsOfTrack.resize(m_capture.tracks.size());
     planCarry(runsOfTrack);
-    if (m_depth) {
-        // A track whose walk goes on from a carry walks only its new calls: the others
-        // keep the depth they had (a call closed then keeps its event, or moved to one).
-        const bool resumed = std::any_of(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; });
-        m_depth->resize(n);
-        size_t kept = 0;
-        const Column<uint16_t>* before = resumed ? &m_options.resumeFrom->capture->events.depth : nullptr;
-        if (before) {
-            kept = std::min(before->size(), n);
-            std::copy_n(before->begin(), kept, m_depth->begin());
-        }
-        std::fill(m_depth->begin() + int64_t(kept), m_depth->end(), uint16_t(0));
-        if (before)
-            for (const auto& [from, to] : m_capture.nestingOrder.moved) // taken along since
-                if (from < before->size() && to < n)
-                    (*m_depth)[to] = (*before)[from];
-    }
+    prepareDepth(runsOfTrack);
     // A visitor that needs every call in order on one thread gets the serial walk (see
     // walkInParallel).
     if (n >= m_options.parallelMinimumCalls && std::thread::hardware_concurrency() >= 2) {
         if (walkInParallel(runsOfTrack, progress)) {
             m_gathered.clear();
             finishCarry();
+            finishDepth();
             return true;
         }
         if (progress.cancelled())
             return false;
     }
-    TrackWalker walker(m_capture, m_depth, m_visitor);
+    TrackWalker walker(m_capture, m_depthOut, m_visitor);
     uint64_t done = 0;
     for (const TrackId track : tracksInDisplayOrder(m_capture)) {
         auto& runs = runsOfTrack[track.value];
@@ -274,8 +259,62 @@ bool Nester::run(const ProgressRange& progress)
                                      + "); they are treated as siblings for exclusive time",
                                  {}};
     finishCarry();
+    finishDepth();
     return true;
 }
+
+void Nester::prepareDepth(const std::vector<std::vector<Run>>& runsOfTrack)
+{
+    if (!m_depth)
+        return;
+    const size_t n = m_events.size();
+    // A track whose walk goes on from a carry walks only its new calls: the others keep
+    // the depth they had (a call closed then keeps its event, or moved to one).
+    const bool resumed = std::any_of(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; });
+    const NestingCarry* from = resumed ? m_options.resumeFrom : nullptr;
+    const EventColumn<uint16_t>* carried = from ? &from->capture->events.depth : nullptr;
+    const size_t kept = carried ? std::min(carried->size(), n) : 0;
+    const auto& moved = m_capture.nestingOrder.moved;
+    // Where every track walked goes on from the carry, every depth written is a new
+    // call's, past the carried snapshot's events: written into its store, then shared.
+    bool onlyNew = from && from->depthStore && carried->data() == from->depthStore->data()
+                   && kept == carried->size() && from->depthStore->capacity() >= n;
+    for (size_t t = 0; t < runsOfTrack.size() && onlyNew; ++t)
+        if (!runsOfTrack[t].empty()) {
+            const Listed* listed = listedOf(TrackId{uint32_t(t)});
+            onlyNew = listed && listed->carry;
+        }
+    for (size_t i = 0; i < moved.size() && onlyNew; ++i)
+        onlyNew = moved[i].second >= kept;
+    m_depthStore.reset();
+    if (onlyNew) {
+        m_depthStore = from->depthStore;
+    } else if (m_options.carryOut) { // a store of its own, for the next snapshot to share
+        m_depthStore = std::make_shared<SharedColumnStore<uint16_t>>(std::max<size_t>(n + n / 2, size_t(1) << 16));
+        if (carried)
+            std::copy_n(carried->begin(), kept, m_depthStore->data());
+    } else {
+        m_depth->resize(n);
+        if (carried)
+            std::copy_n(carried->begin(), kept, m_depth->mutableData());
+    }
+    m_depthOut = m_depthStore ? m_depthStore->data() : m_depth->mutableData();
+    std::fill(m_depthOut + kept, m_depthOut + n, uint16_t(0));
+    if (carried)
+        for (const auto& [before, now] : moved) // taken along since
+            if (before < kept && now < n)
+                m_depthOut[now] = (*carried)[before];
+}
+
+void Nester::finishDepth()
+{
+    if (!m_depthStore)
+        return;
+    *m_depth = EventColumn<uint16_t>::sharing(m_depthStore, m_events.size());
+    if (m_options.carryOut)
+        m_options.carryOut->depthStore = m_depthStore;
+}
+
 
 } // namespace nesting_walk
 

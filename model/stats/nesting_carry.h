@@ -85,6 +85,9 @@ struct NestingCarry
 {
     uint64_t layoutSerial = 0; // NestingOrder::layoutSerial of the snapshot it was made from
     std::shared_ptr<const Capture> capture;     // that snapshot (its depth column is kept)
+    // The store of its depth column, if it has one: the next snapshot, when it walks only
+    // calls that are new, writes their depths past the carried snapshot's and shares it.
+    std::shared_ptr<SharedColumnStore<uint16_t>> depthStore;
     std::shared_ptr<const TimelineIndex> index; // and its timeline index
     std::vector<TrackCarry> tracks;
     uint64_t resumedTracks = 0; // of those, walked on from the carry before (not whole)

@@ -109,7 +109,7 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     std::iota(schedule.begin(), schedule.end(), 0u);
     std::stable_sort(schedule.begin(), schedule.end(),
                      [&](uint32_t a, uint32_t b) { return units[a].calls > units[b].calls; });
-    TrackWalker walkers[2] = {{m_capture, m_depth, nullptr}, {m_capture, m_depth, nullptr}};
+    TrackWalker walkers[2] = {{m_capture, m_depthOut, nullptr}, {m_capture, m_depthOut, nullptr}};
     shareOut(units.size(), [&](size_t item, int worker) {
         TrackWalker& walker = walkers[worker];
         if (progress.cancelled() || walker.totals.overlaps > 0 || walker.totals.disordered)

@@ -63,7 +63,7 @@ class TrackWalker
 {
 public:
     // `depth` may be null (nothing stored per call); `visitor` may be null.
-    TrackWalker(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor)
+    TrackWalker(const Capture& capture, uint16_t* depth, NestingVisitor* visitor)
         : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor),
           m_lanes(!capture.events.track.empty()), m_openEnd(capture.nestingOrder.openEnd)
     {
@@ -128,7 +128,7 @@ private:
             __builtin_prefetch(&m_events.start[ahead]);
             __builtin_prefetch(&m_events.end[ahead]);
             if (m_depth)
-                __builtin_prefetch(&(*m_depth)[ahead], 1);
+                __builtin_prefetch(&m_depth[ahead], 1);
         }
     }
     static constexpr uint64_t kPrefetchCalls = 32; // 4 cache lines of 8-byte times ahead
@@ -151,7 +151,7 @@ private:
 
     const Capture& m_capture;
     const EventColumns& m_events;
-    Column<uint16_t>* m_depth;
+    uint16_t* m_depth; // where depths are written (one per event), or null
     NestingVisitor* m_visitor;
     const bool m_lanes;
     const int64_t m_openEnd;
@@ -194,7 +194,7 @@ class Nester
 {
 public:
     // `listed`: read the tracks Capture::nestingOrder lists from it.
-    Nester(const Capture& capture, Column<uint16_t>* depth, NestingVisitor* visitor,
+    Nester(const Capture& capture, EventColumn<uint16_t>* depth, NestingVisitor* visitor,
            const NestingOptions& options, bool listed)
         : m_capture(capture), m_events(capture.events), m_depth(depth), m_visitor(visitor),
           m_options(options)
@@ -253,11 +253,18 @@ private:
                    Listed* listed);
     // Fills NestingOptions::carryOut from the listed tracks' walks, once all are done.
     void finishCarry();
+    // Sets up where depths are written: the carried snapshot's store when every call walked
+    // is new (after its events), else a column of its own (a store where a carry is made).
+    void prepareDepth(const std::vector<std::vector<Run>>& runsOfTrack);
+    // Gives the capture the depths written into a store, and the carry that store.
+    void finishDepth();
     bool splitAt(const std::vector<Run>& runs, int64_t at, WalkUnit& early, WalkUnit& late) const;
 
     const Capture& m_capture;
     const EventColumns& m_events;
-    Column<uint16_t>* m_depth;
+    EventColumn<uint16_t>* m_depth;
+    uint16_t* m_depthOut = nullptr; // what the walkers write (m_depth's, or m_depthStore's)
+    std::shared_ptr<SharedColumnStore<uint16_t>> m_depthStore;
     NestingVisitor* m_visitor;
     const NestingOptions m_options;
     std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs

@@ -40,7 +40,7 @@ namespace spanscope::model::nesting_walk {
     }
     const auto depth = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
     if (m_depth)
-        (*m_depth)[e] = depth;
+        m_depth[e] = depth;
     if (m_visitor)
         m_visitor->call(e, depth, start, end);
     m_stack.push_back({start, end, row, e, position});
