@@ -200,9 +200,11 @@ public:
     // The capture as of now: ranges still open are closed at the last timestamp seen and
     // listed in nvtx.closedAtEnd. O(events log events), or with a memo of an earlier
     // snapshot of this assembler O(changed log events) to lay out (plus the rows' spans
-    // copied), whose start, end and thread columns it shares; the rest of the build is
-    // still O(events) (docs/live-updates.md). The result is the caller's. `memo` is read and then replaced by this snapshot's
-    // layout (see LayoutMemo).
+    // copied), whose start, end, thread and (without start/end ranges and GPU work) track
+    // columns and nesting lists it shares; the rest of the build reads only the calls
+    // appended where no other column is written whole, else every call
+    // (docs/live-updates.md). The result is the caller's. `memo` is read and then replaced
+    // by this snapshot's layout (see LayoutMemo).
     std::shared_ptr<Capture> snapshot(LayoutMemo* memo = nullptr) const;
 
     NvtxCounts counts() const;

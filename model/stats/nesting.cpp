@@ -315,7 +315,6 @@ void Nester::finishDepth()
         m_options.carryOut->depthStore = m_depthStore;
 }
 
-
 } // namespace nesting_walk
 
 using nesting_walk::Nester;

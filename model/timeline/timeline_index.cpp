@@ -20,7 +20,6 @@ namespace {
 struct RowJob
 {
     DepthRow* row = nullptr;
-    bool stored = false; // its calls are in a store shared with the next snapshot's row
     const DepthRow* previous = nullptr;
     const DepthCarry* from = nullptr;
     DepthCarry* save = nullptr;
@@ -370,7 +369,7 @@ void TimelineIndexBuilder::finishRows(const Capture& capture, NestingCarry* carr
         if (made)
             made->depths.resize(lane.depths.size());
         for (size_t d = 0; d < lane.depths.size(); ++d) {
-            RowJob job{&lane.depths[d], stored != m_stored.end() && d < stored->second.size()};
+            RowJob job{&lane.depths[d]};
             if (resumed != m_resumed.end() && d < resumed->second.carry->depths.size()) {
                 job.previous = &resumed->second.previous->depths[d];
                 job.from = &resumed->second.carry->depths[d];
