@@ -49,9 +49,9 @@ struct DepthCarry
     // stores take turns: `spare` holds the row of the snapshot before this one, which lacks
     // `rewrites` (place, event) and the calls from `spareFrom` on; the next snapshot's row
     // is written there where nothing else holds it any more, else into a fresh store.
-    std::shared_ptr<SharedColumnStore<uint32_t>> store, spare;
+    std::shared_ptr<SharedColumnStore<uint32_t>> store{}, spare{};
     uint64_t spareFrom = 0;
-    std::vector<std::pair<uint64_t, uint32_t>> rewrites;
+    std::vector<std::pair<uint64_t, uint32_t>> rewrites{};
 };
 
 // One listed track's walk at the end of a snapshot.
