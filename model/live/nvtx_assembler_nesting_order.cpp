@@ -54,6 +54,9 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(const Column<uint64_t>& 
     if (last && fits()) {
         lists.stores = NestingListStores::following(*last);
         lists.following = true;
+        // Threads seen since (none of them listed) have no places.
+        lists.stores.base.resize(m_threads.size(), NestingListStores::kNotListed);
+        lists.stores.room.resize(m_threads.size(), 0);
         lists.stores.rowListed.resize(rows, 1);
     } else {
         // Places for each list; with a memo, room for it to double (or grow by
