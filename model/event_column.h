@@ -12,6 +12,7 @@
 // copies its values; moving it moves them (or the reference to the store).
 
 #include "column.h"
+#include "prefault_ahead.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -47,6 +48,15 @@ private:
     std::size_t m_capacity;
     T* m_data;
 };
+
+// After an update appended `appended` values to `store`, which now holds `size`: the pages
+// of the next updates' values faulted in ahead, off the writer's thread (prefaultNext()).
+template <typename T>
+void prefaultStoreAhead(const std::shared_ptr<SharedColumnStore<T>>& store, std::size_t size, std::size_t appended)
+{
+    if (store && size < store->capacity())
+        prefaultNext(store, store->data() + size, store->capacity() - size, appended);
+}
 
 template <typename T> class EventColumn
 {

@@ -69,9 +69,10 @@ struct NestingListStores
 
     // The lists of the snapshot after `last`'s, at the same places, to write that
     // snapshot's changes into (write()): `last`'s spare pair, brought up to date, where
-    // nothing else holds it; else a fresh one with `last`'s lists copied. `last` keeps its
-    // pairs (the caller's memo, replaced afterwards).
-    static NestingListStores following(const NestingListStores& last)
+    // nothing else holds it; else a fresh one with `last`'s lists copied. `last` (the
+    // caller's memo, replaced afterwards) keeps its pairs, and gives up its writes' memory
+    // to the new lists' writes (fresh memory costs more to fault in than to fill).
+    static NestingListStores following(NestingListStores& last)
     {
         NestingListStores next;
         next.base = last.base;
@@ -97,6 +98,8 @@ struct NestingListStores
                             last.written.rows->data() + last.base[t], bytes);
             }
         }
+        next.writes.swap(last.writes);
+        next.writes.clear();
         return next;
     }
 
@@ -105,6 +108,26 @@ struct NestingListStores
     {
         put(written, w);
         writes.push_back(w);
+    }
+
+    // After an update: the places the next ones write (each list's next places, in both
+    // pairs, which take turns) faulted in ahead (prefault_ahead.h). `countBefore`: each
+    // list's count before the update, where it went on from the memo's lists (else a few
+    // places are).
+    void prefaultNext(const std::vector<uint64_t>* countBefore) const
+    {
+        for (size_t t = 0; t < base.size(); ++t) {
+            if (base[t] == kNotListed || count[t] >= room[t])
+                continue;
+            const uint64_t before = countBefore && t < countBefore->size() ? std::min((*countBefore)[t], count[t]) : count[t];
+            const uint64_t at = base[t] + count[t];
+            for (const Pair* pair : {&written, &spare}) {
+                if (!*pair)
+                    continue;
+                model::prefaultNext(pair->events, pair->events->data() + at, room[t] - count[t], count[t] - before);
+                model::prefaultNext(pair->rows, pair->rows->data() + at, room[t] - count[t], count[t] - before);
+            }
+        }
     }
 
 private:

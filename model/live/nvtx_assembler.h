@@ -195,6 +195,23 @@ public:
         RegionNames regionNames;
         // The snapshot's nesting lists, for the next one to go on from.
         NestingListStores lists;
+        // Memory the next appendLayout() works in, kept rather than allocated afresh: on a
+        // virtual machine a fresh page costs microseconds to fault in (~2 ms per MiB here),
+        // more than the work done in it. Passed from memo to memo.
+        struct AppendScratch
+        {
+            // A call's place in its row (start ascending, shown end descending, then
+            // arrival) and its thread's lane (GPU work last).
+            struct Key
+            {
+                int64_t start = 0, end = 0;
+                uint32_t call = 0, lane = 0;
+            };
+            std::vector<Key> changed, merged; // the calls placed anew, by bucket
+            std::vector<uint64_t> changedBefore, next; // per bucket: its first in `changed`
+            std::vector<uint32_t> appended; // the calls of the events appended, in order
+        };
+        AppendScratch scratch;
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
@@ -210,9 +227,6 @@ public:
     NvtxCounts counts() const;
     bool finished() const { return m_finished; }
 
-    // Up to this many threads (GPU work counting as one), a row is laid out by merging its
-    // threads' runs; beyond, by sorting it.
-    static constexpr size_t kMaxMergedThreads = 64;
     // Distinct kernel launch shapes kept once each; kernels of any further shape keep
     // their own (32 bytes each).
     static constexpr size_t kMaxInternedShapes = size_t(1) << 16;
@@ -548,8 +562,9 @@ private:
     // the lists); c's rows are not made yet: `callsBefore` is Layout::callsBefore. They go
     // on from the memo's lists where `appendOnly` (this snapshot appends to the memo's
     // layout and writes no column whole) and the memo's lists still fit: the same threads
-    // listed, each with room, no CUDA calls, the rows numbered as then.
-    NestingLists nestingLists(const Column<uint64_t>& callsBefore, const LayoutMemo* memo, bool appendOnly) const;
+    // listed, each with room, no CUDA calls, the rows numbered as then (the memo's lists
+    // then give up their writes' memory: NestingListStores::following).
+    NestingLists nestingLists(const Column<uint64_t>& callsBefore, LayoutMemo* memo, bool appendOnly) const;
     // Writes the listed threads' CUDA calls into the lists; `eventOf`: call -> event.
     void placeCudaCalls(const NestingLists& lists, const Column<uint32_t>& eventOf) const;
     // c.nestingOrder from the lists once they are written and c's rows and tracks made.

@@ -2,9 +2,9 @@
 #include "nvtx_assembler.h"
 
 #include "../share_out.h"
+#include "lane_merge.h"
 
 #include <algorithm>
-#include <array>
 #include <numeric>
 
 namespace spanscope::model::live {
@@ -67,55 +67,15 @@ NvtxAssembler::Layout NvtxAssembler::layoutAll(int64_t lastNs) const
     std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
         return rowBegin[a + 1] - rowBegin[a] > rowBegin[b + 1] - rowBegin[b];
     });
-    const bool byThread = lanes <= kMaxMergedThreads;
+    const bool byThread = lanes <= kMaxMergedLanes;
     Column<Key> scratch(byThread ? n : 0); // mapped, not touched: rows in order need none of it
-    // Keys [begin, begin + count) put in order by merging their threads' runs, through
-    // scratch at the same place.
-    auto mergeThreads = [&](uint64_t begin, uint64_t count) {
-        Key* a = keys.data() + begin;
-        Key* b = scratch.data() + begin;
-        std::array<uint64_t, kMaxMergedThreads + 1> laneBegin{};
-        for (uint64_t k = 0; k < count; ++k)
-            ++laneBegin[a[k].lane + 1];
-        std::partial_sum(laneBegin.begin(), laneBegin.end(), laneBegin.begin());
-        std::array<uint64_t, kMaxMergedThreads> next;
-        std::copy(laneBegin.begin(), laneBegin.end() - 1, next.begin());
-        for (uint64_t k = 0; k < count; ++k)
-            b[next[a[k].lane]++] = a[k];
-        std::vector<std::pair<uint64_t, uint64_t>> runs; // [first, last) in the row, adjacent
-        for (size_t l = 0; l < lanes; ++l) {
-            if (laneBegin[l + 1] == laneBegin[l])
-                continue;
-            runs.emplace_back(laneBegin[l], laneBegin[l + 1]);
-            if (!std::is_sorted(b + laneBegin[l], b + laneBegin[l + 1], byStart))
-                std::sort(b + laneBegin[l], b + laneBegin[l + 1], byStart);
-        }
-        Key *from = b, *to = a;
-        while (runs.size() > 1) {
-            std::vector<std::pair<uint64_t, uint64_t>> merged;
-            for (size_t r = 0; r < runs.size(); r += 2) {
-                const auto [x0, x1] = runs[r];
-                if (r + 1 == runs.size()) {
-                    std::copy(from + x0, from + x1, to + x0);
-                    merged.emplace_back(x0, x1);
-                    continue;
-                }
-                const uint64_t y1 = runs[r + 1].second;
-                std::merge(from + x0, from + x1, from + x1, from + y1, to + x0, byStart);
-                merged.emplace_back(x0, y1);
-            }
-            runs = std::move(merged);
-            std::swap(from, to);
-        }
-        if (from != a)
-            std::copy(from, from + count, a);
-    };
     auto sortRow = [&](size_t item, int) {
         const uint32_t row = rows[item];
         const auto first = keys.begin() + int64_t(rowBegin[row]), last = keys.begin() + int64_t(rowBegin[row + 1]);
         if (!std::is_sorted(first, last, byStart)) { // else recorded in order already
-            if (byThread)
-                mergeThreads(rowBegin[row], rowBegin[row + 1] - rowBegin[row]);
+            if (byThread) // through scratch at the same place
+                mergeLanes(keys.data() + rowBegin[row], scratch.data() + rowBegin[row],
+                           rowBegin[row + 1] - rowBegin[row], lanes, [](const Key& k) { return k.lane; }, byStart);
             else
                 std::sort(first, last, byStart);
         }

@@ -13,7 +13,7 @@
 
 namespace spanscope::model::live {
 
-NvtxAssembler::NestingLists NvtxAssembler::nestingLists(const Column<uint64_t>& callsBefore, const LayoutMemo* memo,
+NvtxAssembler::NestingLists NvtxAssembler::nestingLists(const Column<uint64_t>& callsBefore, LayoutMemo* memo,
                                                         bool appendOnly) const
 {
     NestingLists lists;
@@ -37,7 +37,7 @@ NvtxAssembler::NestingLists NvtxAssembler::nestingLists(const Column<uint64_t>& 
         if (callsBefore[region + 1] != callsBefore[region])
             rowOfRegion[region] = rows++;
 
-    const NestingListStores* last = memo && appendOnly && !anyCuda && !memo->lists.empty() ? &memo->lists : nullptr;
+    NestingListStores* last = memo && appendOnly && !anyCuda && !memo->lists.empty() ? &memo->lists : nullptr;
     auto fits = [&] {
         // The rows of the regions that had calls then keep their numbers (a region getting
         // its first call is numbered after them only if it comes after them).

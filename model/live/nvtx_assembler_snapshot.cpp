@@ -357,7 +357,17 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     }
     if (stores.track)
         e.track = EventColumn<uint32_t>::sharing(stores.track, events);
+    // The next snapshots append to the stores and the order: their pages are faulted in
+    // meanwhile (as many as this one appended, twice over; laid out afresh, a few).
+    if (memo) {
+        const uint64_t appended = layout.fromMemo ? events - layout.appendedFrom : 0;
+        for (const auto* store : {&stores.start, &stores.end, &stores.threadIds})
+            prefaultStoreAhead(*store, events, appended);
+        prefaultStoreAhead(stores.track, events, appended);
+        prefaultNext(layout.order, order.data() + events, order.capacity() - events, appended);
+    }
     placeCudaCalls(nesting, eventOf);
+    nesting.stores.prefaultNext(nesting.following ? &memo->lists.count : nullptr);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
         c.nvtx.crossThreadEnds.insert(c.nvtx.crossThreadEnds.end(), lists.crossThreadEnds.begin(),
@@ -428,6 +438,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         next.committed = std::move(committed);
         next.regionNames = std::move(names);
         next.lists = std::move(nesting.stores);
+        next.scratch = std::move(memo->scratch);
         *memo = std::move(next);
     }
 

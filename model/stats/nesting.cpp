@@ -298,6 +298,7 @@ void Nester::prepareDepth(const std::vector<std::vector<Run>>& runsOfTrack)
         if (carried)
             std::copy_n(carried->begin(), kept, m_depth->mutableData());
     }
+    prefaultStoreAhead(m_depthStore, n, carried ? n - kept : 0); // what the next snapshots append
     m_depthOut = m_depthStore ? m_depthStore->data() : m_depth->mutableData();
     std::fill(m_depthOut + kept, m_depthOut + n, uint16_t(0));
     if (carried)

@@ -48,6 +48,7 @@ void finishRow(const Capture& capture, const RowJob& job)
             lastEnd = job.from->lastEnd;
             row.busyPrefix.assignPrefix(job.previous->busyPrefix, first + 1);
             const size_t samples = (first + DepthRow::kSampleStride - 1) / DepthRow::kSampleStride;
+            row.sampledStart.reserve(n / DepthRow::kSampleStride + 1); // before: one allocation
             row.sampledStart.assign(job.previous->sampledStart.begin(),
                                     job.previous->sampledStart.begin() + int64_t(samples));
         }
@@ -411,6 +412,10 @@ void TimelineIndexBuilder::finishRows(const Capture& capture, NestingCarry* carr
             depths[d].spare = row.from->store;
             depths[d].spareFrom = row.from->closed;
             depths[d].rewrites = std::move(row.rewrites);
+            // The next rows append past both stores' ends (they take turns).
+            const uint64_t appended = row.size - std::min(row.size, row.from->closed);
+            prefaultStoreAhead(row.store, row.size, appended);
+            prefaultStoreAhead(row.from->store, row.from->closed, appended);
         }
     }
     m_stored.clear();

@@ -198,6 +198,44 @@ private slots:
         }
     }
 
+    // A row of more calls than a chunk of busy-time sums holds (PrefixSums): the chunks
+    // after its first come from a pool of chunks no row holds any more, its partial last
+    // one copied into one each round. Round after round the sums equal the whole walk's,
+    // and a snapshot held over rounds keeps its own.
+    void aLongRowsSumsGoOnInPooledChunks()
+    {
+        NvtxAssembler a;
+        Feed feed(a);
+        NvtxAssembler::LayoutMemo memo;
+        uint64_t now = 1000;
+        feed.push(1, now, "outer"); // open throughout: the row inside it goes on each round
+        std::optional<LoadedCapture> held;
+        std::vector<int64_t> heldSums;
+        uint64_t resumed = 0;
+        for (int round = 0; round < 6; ++round) {
+            for (int i = 0; i < 40'000; ++i) {
+                feed.push(1, ++now, "inner");
+                now += 1 + uint64_t(i % 7);
+                feed.pop(1, now);
+            }
+            const NvtxAssembler frozen = a;
+            std::optional<LoadedCapture> shown;
+            resumed += analyseBothWays(frozen.snapshot(&memo), &shown);
+            if (QTest::currentTestFailed())
+                return;
+            const auto& rows = shown->timeline->lanes().at(0).depths;
+            QCOMPARE(rows.size(), size_t(2));
+            QCOMPARE(rows[1].busyPrefix.size(), size_t(40'000 * (round + 1) + 1));
+            if (held) // the chunks it holds were not handed out again
+                QVERIFY(held->timeline->lanes().at(0).depths[1].busyPrefix.values() == heldSums);
+            if (round % 2 == 0) {
+                held = shown;
+                heldSums = rows[1].busyPrefix.values();
+            }
+        }
+        QVERIFY(resumed >= 4);
+    }
+
     // Snapshots where a call open at the last one closes so that walking on from there
     // would nest differently from the whole walk: each is walked whole, to the same result.
     void whatTheWholeWalkNestsDifferentlyIsWalkedWhole_data()

@@ -2,6 +2,7 @@
 // order (start ascending, the longer of two starting together first, then arrival), on
 // the paths a large capture takes (both cores, threads' runs merged or sorted).
 #include "model/event_layout.h"
+#include "model/live/lane_merge.h"
 #include "model/live/nvtx_assembler.h"
 #include "model/stats/capture_summary.h"
 #include "model/stats/nesting.h"
@@ -426,12 +427,12 @@ private slots:
     }
 
     // Threads whose calls arrive out of start order: rows are put in order by merging the
-    // threads' runs (few threads) or by sorting (more than kMaxMergedThreads), small and
+    // threads' runs (few threads) or by sorting (more than kMaxMergedLanes), small and
     // large enough for both cores; the result is the same exact order either way.
     void interleavedThreadsAreLaidOutInNestingOrder()
     {
         for (const auto& [threads, steps] : {std::pair{1u, 300}, std::pair{4u, 300}, std::pair{5u, 3000},
-                                              std::pair{uint32_t(NvtxAssembler::kMaxMergedThreads) + 6, 200}}) {
+                                              std::pair{uint32_t(kMaxMergedLanes) + 6, 200}}) {
             NvtxAssembler a;
             const auto fed = feedInterleaved(a, threads, steps);
             const auto c = a.snapshot();
@@ -561,6 +562,9 @@ private slots:
                 if (fromMemo) {
                     QVERIFY(kept->events.start.shared() && kept->events.end.shared() && kept->events.threadIds.shared());
                     QVERIFY2(checkClosedCallsStay(*previous, *kept) > 0, qPrintable(QString("seed %1 round %2 prev events %3 closedAtEnd %4").arg(seed).arg(round).arg(previous->events.size()).arg(previous->nvtx.closedAtEnd.size())));
+                    // A list place is written for an appended event: the writes kept for the
+                    // next snapshot to catch up with are this one's alone.
+                    QVERIFY(memo.lists.writes.size() <= kept->events.size() - previous->events.size());
                 } else if (round > 0) { // only where too much would be left behind
                     QVERIFY2(seed == 4 || pushesOnly, qPrintable(QString("round %1 laid out afresh").arg(round)));
                     ++afresh;

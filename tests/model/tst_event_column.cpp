@@ -6,6 +6,9 @@
 #include "model/event_layout.h"
 
 #include <QtTest>
+#include <algorithm>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -119,6 +122,43 @@ private slots:
         QVERIFY(!c.events.start.shared());
         QCOMPARE(std::vector<int64_t>(store->data(), store->data() + 4),
                  (std::vector<int64_t>{0, 1, 2, 3}));
+    }
+
+    // After an update appended to a store, the pages of the next updates' values are
+    // faulted in on the background thread, which holds the store until done: the next
+    // stretch past its end (twice what was appended, and 64 Ki values more) is resident,
+    // what lies far past it and the store's start are not, and nothing it holds changes.
+    void theNextValuesOfAStoreAreFaultedInAhead()
+    {
+        const size_t page = size_t(sysconf(_SC_PAGESIZE));
+        void* probe = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(probe != MAP_FAILED);
+        const bool populates = madvise(probe, page, MADV_POPULATE_WRITE) == 0;
+        munmap(probe, page);
+        if (!populates)
+            QSKIP("this kernel cannot fault pages in ahead (MADV_POPULATE_WRITE, Linux 5.14)");
+
+        // 64 MiB of uint32_t, mapped; the last 100,000 of 4 Mi values written, ending at
+        // 16 MiB (huge-page aligned: a transparent huge page faulted in covers only its 2 MiB).
+        constexpr size_t kCapacity = size_t(16) << 20, kSize = size_t(4) << 20, kAppended = 100'000;
+        auto store = std::make_shared<SharedColumnStore<uint32_t>>(kCapacity);
+        std::fill(store->data() + kSize - kAppended, store->data() + kSize, 7u);
+        auto resident = [&](size_t from, size_t values) {
+            const auto begin = reinterpret_cast<uintptr_t>(store->data() + from) / page * page;
+            const auto end = reinterpret_cast<uintptr_t>(store->data() + from + values);
+            std::vector<unsigned char> pages((end - begin + page - 1) / page);
+            if (mincore(reinterpret_cast<void*>(begin), end - begin, pages.data()) != 0)
+                return false;
+            return std::all_of(pages.begin(), pages.end(), [](unsigned char p) { return (p & 1) != 0; });
+        };
+        QVERIFY(!resident(kSize, 1));
+        prefaultStoreAhead(store, kSize, kAppended);
+        const size_t ahead = 2 * kAppended + (size_t(1) << 16);
+        QTRY_VERIFY(resident(kSize, ahead)); // waits on the background thread
+        QTRY_COMPARE(store.use_count(), 1L); // let go of once done
+        QVERIFY(!resident(kSize + ahead + (size_t(2) << 20), 1));
+        QVERIFY(!resident(0, 1));
+        QVERIFY(std::all_of(store->data() + kSize - kAppended, store->data() + kSize, [](uint32_t v) { return v == 7; }));
     }
 };
 
