@@ -40,17 +40,18 @@ void finishRow(const Capture& capture, const RowJob& job)
     // Calls the row had in the snapshot before keep their sums, samples and summaries.
     size_t first = 0;
     std::optional<RowLodBuilder> lod;
+    bool continuedLod = false; // from the carried row's: the shown row's summaries share its chunks
     if (job.from && job.previous && job.from->endsOrdered && job.from->closed <= n
         && job.from->closed < job.previous->busyPrefix.size()) {
         lod = job.from->lod.continued(rowEnd, n);
+        continuedLod = lod.has_value();
         if (lod) {
             first = job.from->closed;
             lastEnd = job.from->lastEnd;
             row.busyPrefix.assignPrefix(job.previous->busyPrefix, first + 1);
             const size_t samples = (first + DepthRow::kSampleStride - 1) / DepthRow::kSampleStride;
-            row.sampledStart.reserve(n / DepthRow::kSampleStride + 1); // before: one allocation
-            row.sampledStart.assign(job.previous->sampledStart.begin(),
-                                    job.previous->sampledStart.begin() + int64_t(samples));
+            row.sampledStart = job.previous->sampledStart; // its chunks shared
+            row.sampledStart.truncate(samples);
         }
     }
     if (!lod) {
@@ -66,7 +67,6 @@ void finishRow(const Capture& capture, const RowJob& job)
     // One pass over the calls for the busy time, the sampled starts and the summaries:
     // their columns are read through indices that skip about (a depth row holds calls of
     // many rows), which costs a cache miss per call and column.
-    row.sampledStart.reserve(n / DepthRow::kSampleStride + 1);
     for (size_t i = first; i < n; ++i) {
         if (i + 16 < n) {
             __builtin_prefetch(&start[row.events[i + 16]]);
@@ -87,7 +87,7 @@ void finishRow(const Capture& capture, const RowJob& job)
     save(n);
     row.busyPrefix.shrinkToFit();
     if (endsOrdered) // the summaries assume calls that do not overlap
-        row.lod = lod->finish();
+        row.lod = lod->finish(continuedLod ? &job.previous->lod : nullptr);
     if (!endsOrdered) {
         row.maxEnd.resize(n);
         int64_t running = std::numeric_limits<int64_t>::min();
@@ -627,9 +627,14 @@ size_t TimelineIndex::firstStartingAtOrAfter(const Capture& capture, const Depth
         step *= 2;
     }
     high = std::min(high, samples.size());
-    const size_t firstSample = size_t(std::lower_bound(samples.begin() + int64_t(std::min(low, high)),
-                                                       samples.begin() + int64_t(high), t)
-                                      - samples.begin());
+    size_t firstSample = std::min(low, high);
+    for (size_t to = high; firstSample < to;) {
+        const size_t mid = firstSample + (to - firstSample) / 2;
+        if (samples[mid] < t)
+            firstSample = mid + 1;
+        else
+            to = mid;
+    }
     // The answer lies in (max(from, (firstSample - 1) * stride), min(n, firstSample * stride)].
     const size_t begin = std::max(from + 1, firstSample > 0 ? (firstSample - 1) * stride : 0);
     const size_t end = std::min(n, firstSample * stride);
@@ -653,7 +658,7 @@ size_t TimelineIndex::residentBytes() const
         bytes += lane.unclosed.capacity() * sizeof(uint32_t);
         for (const auto& row : lane.depths)
             bytes += row.events.capacity() * sizeof(uint32_t) + row.busyPrefix.residentBytes()
-                     + row.maxEnd.capacity() * sizeof(int64_t) + row.sampledStart.capacity() * sizeof(int64_t)
+                     + row.maxEnd.capacity() * sizeof(int64_t) + row.sampledStart.residentBytes()
                      + row.lod.residentBytes();
     }
     return bytes;

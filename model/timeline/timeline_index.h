@@ -14,6 +14,7 @@
 #include "../column.h"
 #include "../stats/nesting.h"
 #include "../stats/nesting_carry.h"
+#include "chunked_array.h"
 #include "prefix_sums.h"
 #include "timeline_lod.h"
 
@@ -35,10 +36,10 @@ struct DepthRow
     EventColumn<uint32_t> events;
     PrefixSums busyPrefix;   // busyPrefix[i] = sum of durations of events[0, i); size n+1
     Column<int64_t> maxEnd;  // empty when ends are already ordered
-    // start of every kSampleStride-th call, contiguous: searches run over this small,
-    // cache-friendly array first and touch the scattered event columns only for the last
-    // few steps (0.125 bytes per call).
-    std::vector<int64_t> sampledStart;
+    // start of every kSampleStride-th call: searches run over this small, cache-friendly
+    // array first and touch the scattered event columns only for the last few steps (0.125
+    // bytes per call). In chunks the next live snapshot's row shares (ChunkedArray).
+    ChunkedArray<int64_t, 2048> sampledStart; // chunks of 16 KiB
     static constexpr size_t kSampleStride = 64;
     RowLod lod; // for folding zoomed-out frames without reading the calls
 

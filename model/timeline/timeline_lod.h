@@ -4,8 +4,15 @@
 // call starting in it, the longest call starting in it and whether any call covers it.
 // Levels are 4x coarser each; level 0 holds about kCallsPerBucket calls per bucket.
 // Memory: about 0.5 bytes per call. Immutable after build; any thread.
+//
+// The levels are kept in chunks (ChunkedArray) so that the rows of successive live
+// snapshots share what did not change: a builder going on from the last snapshot's shares
+// its level 0 and copies only the chunks new calls change (copy on write), and a coarser
+// level keeps the last snapshot's chunk wherever the four finer chunks it is made from are
+// the same storage; an update then costs what arrived, not a copy of every summary.
 
 #include "../capture.h"
+#include "chunked_array.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,10 +23,14 @@ namespace spanscope::model {
 
 struct LodLevel
 {
-    int64_t width = 1;              // ns per bucket
-    std::vector<uint32_t> first;    // buckets+1 entries: row index of the first call starting at or after the bucket
-    std::vector<int64_t> longest;   // per bucket: duration of the longest call starting in it, ns (0 if none)
-    std::vector<uint64_t> covered;  // bit per bucket: some call intersects the bucket
+    // Chunks of 16 KiB: a coarser level's chunk k is made from the finer level's chunks 4k
+    // to 4k + 3.
+    template <typename T> using Chunks = ChunkedArray<T, (std::size_t(16) << 10) / sizeof(T)>;
+
+    int64_t width = 1;          // ns per bucket
+    Chunks<uint32_t> first;     // buckets+1 entries: row index of the first call starting at or after the bucket
+    Chunks<int64_t> longest;    // per bucket: duration of the longest call starting in it, ns (0 if none)
+    Chunks<uint64_t> covered;   // bit per bucket: some call intersects the bucket
 
     size_t buckets() const { return longest.size(); }
     bool isCovered(size_t b) const { return (covered[b / 64] >> (b % 64)) & 1u; }
@@ -54,11 +65,15 @@ public:
         const auto b0 = size_t((start - m_lod.base) / m_level.width);
         const auto b1 = end > start ? size_t((end - 1 - m_lod.base) / m_level.width) : b0;
         while (m_firstSet <= b0)
-            m_level.first[m_firstSet++] = uint32_t(k);
-        m_level.longest[b0] = std::max(m_level.longest[b0], end - start);
+            m_level.first.edit(m_firstSet++) = uint32_t(k);
+        if (end - start > m_level.longest[b0])
+            m_level.longest.edit(b0) = end - start;
         setCovered(b0, std::min(b1, m_level.buckets() - 1));
     }
-    RowLod finish();
+    // The summaries. `previous`: the same row's in the snapshot whose builder this one went
+    // on from (continued()), whose coarser chunks are kept where they would be made the
+    // same; or none.
+    RowLod finish(const RowLod* previous = nullptr);
     // This builder (a copy kept after some of a row's calls, before finish()) made ready to
     // take the rest of a longer row: `lastEnd` and `count` are the whole row's now. Empty
     // where it made no summaries, or where the row has grown past 4 times the calls it

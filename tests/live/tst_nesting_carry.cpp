@@ -198,22 +198,25 @@ private slots:
         }
     }
 
-    // A row of more calls than a chunk of busy-time sums holds (PrefixSums): the chunks
-    // after its first come from a pool of chunks no row holds any more, its partial last
-    // one copied into one each round. Round after round the sums equal the whole walk's,
-    // and a snapshot held over rounds keeps its own.
-    void aLongRowsSumsGoOnInPooledChunks()
+    // A row long enough that what the timeline index derives from it spans many chunks:
+    // busy-time sums (PrefixSums: the chunks after its first from a pool of chunks no row
+    // holds any more), sampled starts and summaries (ChunkedArray: the next snapshot's row
+    // shares their chunks, a coarser summary chunk kept where the finer ones it is made
+    // from are the same). Round after round they equal the whole walk's, chunks are shared
+    // with the snapshot before, and a snapshot held over rounds keeps its own.
+    void aLongRowGoesOnSharingItsChunks()
     {
         NvtxAssembler a;
         Feed feed(a);
         NvtxAssembler::LayoutMemo memo;
         uint64_t now = 1000;
         feed.push(1, now, "outer"); // open throughout: the row inside it goes on each round
-        std::optional<LoadedCapture> held;
-        std::vector<int64_t> heldSums;
-        uint64_t resumed = 0;
-        for (int round = 0; round < 6; ++round) {
-            for (int i = 0; i < 40'000; ++i) {
+        std::optional<LoadedCapture> held, last;
+        std::vector<int64_t> heldSums, heldSamples;
+        uint64_t resumed = 0, coarseChunksKept = 0, samplesShared = 0;
+        constexpr int kPerRound = 50'000;
+        for (int round = 0; round < 8; ++round) {
+            for (int i = 0; i < kPerRound; ++i) {
                 feed.push(1, ++now, "inner");
                 now += 1 + uint64_t(i % 7);
                 feed.pop(1, now);
@@ -225,15 +228,29 @@ private slots:
                 return;
             const auto& rows = shown->timeline->lanes().at(0).depths;
             QCOMPARE(rows.size(), size_t(2));
-            QCOMPARE(rows[1].busyPrefix.size(), size_t(40'000 * (round + 1) + 1));
-            if (held) // the chunks it holds were not handed out again
-                QVERIFY(held->timeline->lanes().at(0).depths[1].busyPrefix.values() == heldSums);
+            const DepthRow& row = rows[1];
+            QCOMPARE(row.busyPrefix.size(), size_t(kPerRound * (round + 1) + 1));
+            if (last) {
+                const DepthRow& before = last->timeline->lanes().at(0).depths[1];
+                samplesShared += row.sampledStart.sameWholeChunk(before.sampledStart, 0);
+                if (row.lod.levels.size() > 1 && before.lod.levels.size() > 1)
+                    coarseChunksKept += row.lod.levels[1].longest.sameWholeChunk(before.lod.levels[1].longest, 0);
+            }
+            if (held) { // the chunks it holds were not handed out again nor written
+                const DepthRow& kept = held->timeline->lanes().at(0).depths[1];
+                QVERIFY(kept.busyPrefix.values() == heldSums);
+                QVERIFY(kept.sampledStart.values() == heldSamples);
+            }
             if (round % 2 == 0) {
                 held = shown;
-                heldSums = rows[1].busyPrefix.values();
+                heldSums = row.busyPrefix.values();
+                heldSamples = row.sampledStart.values();
             }
+            last = shown;
         }
-        QVERIFY(resumed >= 4);
+        QVERIFY(resumed >= 6);
+        QVERIFY(samplesShared >= 4);
+        QVERIFY(coarseChunksKept >= 1);
     }
 
     // Snapshots where a call open at the last one closes so that walking on from there

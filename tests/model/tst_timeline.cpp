@@ -6,6 +6,7 @@
 #include "model/timeline/range_contents.h"
 #include "model/timeline/timeline_index.h"
 #include "support/capture_builder.h"
+#include "support/same_nesting.h"
 
 #include <QtTest>
 
@@ -293,6 +294,55 @@ open 0 50 10
                          qPrintable(QString("lod %1 items, exact %2").arg(lod.items.size()).arg(exact.items.size())));
             }
         }
+    }
+
+    // A row's summaries going on from a copy of its builder kept part way (as a live row's
+    // carry keeps one), given the last snapshot's summaries to keep coarser chunks from,
+    // are still those of the row's calls. There the row's last call was open and shown
+    // ending far ahead (its bucket's longest call); it then closed short and the next calls
+    // start after a gap: the coarser chunk it changed is made again, the one before it (the
+    // same storage) is kept.
+    void summariesGoingOnFromALastSnapshotKeepOnlyWhatHoldsTheSame()
+    {
+        // Level 0: about 31,000 buckets of about 1 µs; the open call starts in bucket
+        // ~10,400 (level 1's second chunk of 2,048 buckets, the first made of level 0's
+        // buckets 0 to 8,191).
+        constexpr size_t kBefore = 1'000'000, kAfter = 100'000;
+        const int64_t openStart = 10 * int64_t(kBefore), shownEnd = openStart + 20'000'000;
+        model::Capture c;
+        const size_t n = kBefore + 1 + kAfter;
+        c.events.start = model::EventColumn<int64_t>(n);
+        c.events.end = model::EventColumn<int64_t>(n);
+        int64_t* start = c.events.start.mutableData();
+        int64_t* end = c.events.end.mutableData();
+        for (size_t i = 0; i < kBefore; ++i)
+            start[i] = 10 * int64_t(i), end[i] = start[i] + 5;
+        start[kBefore] = openStart, end[kBefore] = openStart + 5; // as it closed
+        for (size_t i = 0; i < kAfter; ++i)
+            start[kBefore + 1 + i] = shownEnd + 1000 + 10 * int64_t(i), end[kBefore + 1 + i] = start[kBefore + 1 + i] + 5;
+
+        model::RowLodBuilder shown(0, shownEnd, kBefore + 1);
+        for (size_t i = 0; i < kBefore; ++i)
+            shown.add(i, start[i], end[i]);
+        const model::RowLodBuilder kept = shown; // the carry's copy
+        shown.add(kBefore, openStart, shownEnd);
+        const model::RowLod before = shown.finish();
+
+        auto next = kept.continued(end[n - 1], n);
+        QVERIFY(next);
+        for (size_t i = kBefore; i < n; ++i)
+            next->add(i, start[i], end[i]);
+        model::DepthRow row;
+        row.events = model::EventColumn<uint32_t>(n);
+        std::iota(row.events.mutableData(), row.events.mutableData() + n, 0u);
+        row.lod = next->finish(&before);
+        QCOMPARE(QString::fromStdString(lodDifference(c, row)), QString());
+        const auto& coarse = row.lod.levels.at(1).longest;
+        const auto& coarseBefore = before.levels.at(1).longest;
+        const size_t openChunk = size_t((openStart - row.lod.base) / row.lod.levels[1].width) / 2048;
+        QCOMPARE(openChunk, size_t(1));
+        QVERIFY(coarse.sameWholeChunk(coarseBefore, 0));
+        QVERIFY(!coarse.sameWholeChunk(coarseBefore, 1));
     }
 
     // The level of detail of a counter keeps every block's maximum and minimum: a single
