@@ -1,10 +1,12 @@
 #include "prefault_ahead.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <sys/mman.h>
 #include <thread>
 #include <unistd.h>

@@ -21,8 +21,8 @@
 #include "lane_merge.h"
 
 #include <algorithm>
-#include <numeric>
 #include <cstring>
+#include <numeric>
 
 namespace spanscope::model::live {
 
