@@ -48,7 +48,8 @@ void finishRow(const Capture& capture, const RowJob& job)
         if (lod) {
             first = job.from->closed;
             lastEnd = job.from->lastEnd;
-            row.busyPrefix.assignPrefix(job.previous->busyPrefix, first + 1);
+            row.busyPrefix = job.previous->busyPrefix; // its whole chunks shared
+            row.busyPrefix.truncate(first + 1);
             const size_t samples = (first + DepthRow::kSampleStride - 1) / DepthRow::kSampleStride;
             row.sampledStart = job.previous->sampledStart; // its chunks shared
             row.sampledStart.truncate(samples);
