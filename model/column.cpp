@@ -1,5 +1,7 @@
 #include "column.h"
 
+#include "prefault_ahead.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -16,11 +18,8 @@ BackgroundPrefault::BackgroundPrefault(void* begin, std::size_t bytes)
         return;
     const auto first = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) / kPage * kPage;
     const auto last = (reinterpret_cast<std::uintptr_t>(begin) + bytes) / kPage * kPage;
-    m_thread = std::thread([this, first, last] {
-        for (std::uintptr_t at = first; at < last && !m_stop.load(std::memory_order_relaxed); at += kStep)
-            if (madvise(reinterpret_cast<void*>(at), std::min<std::uintptr_t>(kStep, last - at), MADV_POPULATE_WRITE) != 0)
-                break; // an older kernel: the filling thread faults the pages itself
-    });
+    // On an older kernel it stops at once: the filling thread faults the pages itself.
+    m_thread = std::thread([this, first, last] { populatePages(first, last, kStep, &m_stop); });
 #else
     (void)begin, (void)bytes;
 #endif

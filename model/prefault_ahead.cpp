@@ -73,14 +73,7 @@ private:
                 m_pending.pop_front();
             }
             const auto began = std::chrono::steady_clock::now();
-#ifdef MADV_POPULATE_WRITE
-            // In steps, so that the owner is let go of soon after the last page.
-            constexpr std::uintptr_t kStep = std::uintptr_t(2) << 20;
-            for (std::uintptr_t at = request.first; at < request.last; at += kStep)
-                if (madvise(reinterpret_cast<void*>(at), std::min(kStep, request.last - at),
-                            MADV_POPULATE_WRITE) != 0)
-                    break; // an older kernel, or memory gone read-only: nothing to do
-#endif
+            populatePages(request.first, request.last, std::uintptr_t(2) << 20);
             request.owner.reset(); // may free the store, here rather than under the lock
             busyNs.fetch_add(uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           std::chrono::steady_clock::now() - began)
@@ -111,6 +104,19 @@ void prefaultAhead(std::shared_ptr<const void> owner, const void* begin, std::si
     PrefaultThread::instance().add(std::move(owner), first, last);
 #else
     (void)owner, (void)begin, (void)bytes;
+#endif
+}
+
+bool populatePages(std::uintptr_t first, std::uintptr_t last, std::uintptr_t step, const std::atomic<bool>* stop)
+{
+#ifdef MADV_POPULATE_WRITE
+    for (std::uintptr_t at = first; at < last && !(stop && stop->load(std::memory_order_relaxed)); at += step)
+        if (madvise(reinterpret_cast<void*>(at), std::min(step, last - at), MADV_POPULATE_WRITE) != 0)
+            return false;
+    return true;
+#else
+    (void)first, (void)last, (void)step, (void)stop;
+    return false;
 #endif
 }
 

@@ -10,6 +10,7 @@
 // background thread faults in the next stretch of each store while the job runs on, so the
 // next update finds its pages there.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -33,6 +34,12 @@ void prefaultNext(std::shared_ptr<const void> owner, const T* end, std::size_t r
     const std::size_t ahead = std::min({2 * appended + kLeast, kMost, room});
     prefaultAhead(std::move(owner), end, ahead * sizeof(T));
 }
+
+// Faults in the page-aligned range [first, last) in steps of `step` bytes
+// (MADV_POPULATE_WRITE), until done or `stop` is set; false where the kernel refuses (older
+// than Linux 5.14, or the memory gone): the writer then faults the pages itself.
+bool populatePages(std::uintptr_t first, std::uintptr_t last, std::uintptr_t step,
+                   const std::atomic<bool>* stop = nullptr);
 
 // The time the background thread has spent faulting pages in, ns, since the process began
 // (benchmarks report it: it is work moved, not work saved).
