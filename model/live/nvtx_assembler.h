@@ -33,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -158,8 +159,8 @@ public:
         uint64_t holes = 0;
         // The stores of the snapshot's start, end and thread columns, shared with it and
         // appended to by the next one (see snapshot()); `written`: the events they hold.
-        // The track column's too while no call is a start/end range or GPU work (whose
-        // tracks are numbered afresh by each snapshot).
+        // The track column's too while no call is a start/end range (whose lanes are
+        // packed afresh by each snapshot).
         struct Stores
         {
             std::shared_ptr<SharedColumnStore<int64_t>> start, end, threadIds;
@@ -217,7 +218,7 @@ public:
     // The capture as of now: ranges still open are closed at the last timestamp seen and
     // listed in nvtx.closedAtEnd. O(events log events), or with a memo of an earlier
     // snapshot of this assembler O(changed log events) to lay out (plus the rows' spans
-    // copied), whose start, end, thread and (without start/end ranges and GPU work) track
+    // copied), whose start, end, thread and (without start/end ranges) track
     // columns and nesting lists it shares; the rest of the build reads only the calls
     // appended where no other column is written whole, else every call
     // (docs/live-updates.md). The result is the caller's. `memo` is read and then replaced
@@ -245,6 +246,8 @@ private:
         // device windows: m_windowHostTimes row.
         uint32_t detail = UINT32_MAX;
         uint32_t call = 0; // its call in m_calls
+        // Work without a CPU thread: its GPU track's id (see m_trackOwners), given at ingest.
+        uint32_t track = UINT32_MAX;
     };
     struct Call
     {
@@ -416,6 +419,9 @@ private:
         // Kernel shapes kept, each once (kernelShapeIndex), and the last one asked for.
         std::unordered_map<KernelShapeKey, uint32_t, KernelShapeHash> shapeOf;
         std::optional<std::pair<KernelShapeKey, uint32_t>> lastShape;
+        // GPU tracks by (device, stream, lane), and the last one asked for.
+        std::map<std::tuple<int32_t, int64_t, int>, uint32_t> gpuTrackOf;
+        std::optional<std::pair<std::tuple<int32_t, int64_t, int>, uint32_t>> lastGpuTrack;
     };
     // Owns the tables; a copy has none: a copy of the assembler is frozen (it builds
     // snapshots, it is never fed).
@@ -469,25 +475,41 @@ private:
         // call arrives before it: each call is put in place from the back, at most
         // kMaxCudaReorder places back (else the thread is no longer listed).
         SharedChunks<uint32_t> cudaCalls;
-        // Its place in m_trackedThreads: its track's id in every snapshot; kUntracked
-        // while it has none.
+        // Its place in m_trackOwners: its track's id in every snapshot; kUntracked while
+        // it has none.
         uint32_t track = kUntracked;
     };
     static constexpr uint32_t kUntracked = UINT32_MAX;
     static constexpr size_t kMaxCudaReorder = 64;
     std::vector<Thread> m_threads;
-    // The threads that have a track, in the order each first needed one (a range of its
-    // own that is not a start/end range, a mark, or the end of a start/end range another
-    // thread began): a thread's place here is its track's id in every snapshot, so ids
-    // never change as threads are added and a snapshot's track column holds for the next.
-    std::vector<uint32_t> m_trackedThreads;
+    // What a track holds: a thread's calls, or (thread kNoThread) GPU work of one
+    // (device, stream, lane): lane 0 a stream's work (stream -1: the device's own, such as
+    // CUPTI overhead), 1 its syncs, 2 device windows.
+    struct TrackOwner
+    {
+        uint32_t thread = kNoThread;
+        int32_t device = -1;
+        int64_t stream = -1;
+        int lane = 0;
+        bool gpu() const { return thread == kNoThread; }
+        auto gpuKey() const { return std::tuple(device, stream, lane); }
+    };
+    // The tracks, in the order each was first needed (a thread: a range of its own that is
+    // not a start/end range, a mark, or the end of a start/end range another thread began;
+    // GPU work: its first call): a track's place here is its id in every snapshot, so ids
+    // never change as tracks are added and a snapshot's track column holds for the next.
+    std::vector<TrackOwner> m_trackOwners;
     void needTrack(uint32_t thread)
     {
         if (m_threads[thread].track == kUntracked) {
-            m_threads[thread].track = uint32_t(m_trackedThreads.size());
-            m_trackedThreads.push_back(thread);
+            m_threads[thread].track = uint32_t(m_trackOwners.size());
+            m_trackOwners.push_back({thread});
         }
     }
+    // The track of GPU work on (device, stream, lane), added if new (ingest only).
+    uint32_t gpuTrackOf(int32_t device, int64_t stream, int lane);
+    // The Track of a GPU track owner, named in c's strings.
+    Track gpuTrack(Capture& c, const TrackOwner& owner) const;
 
     SharedNames m_regionNames;
 

@@ -139,6 +139,21 @@ uint32_t NvtxAssembler::regionOfKind(std::string_view name, RegionKind kind)
     return region;
 }
 
+uint32_t NvtxAssembler::gpuTrackOf(int32_t device, int64_t stream, int lane)
+{
+    // Every piece of work asks, and a job's work alternates between a few streams: the
+    // last track asked for is checked before the map.
+    const std::tuple key{device, stream, lane};
+    auto& last = m_ingest->lastGpuTrack;
+    if (last && last->first == key)
+        return last->second;
+    auto [it, added] = m_ingest->gpuTrackOf.try_emplace(key, uint32_t(m_trackOwners.size()));
+    if (added)
+        m_trackOwners.push_back({kNoThread, device, stream, lane});
+    last = *it;
+    return it->second;
+}
+
 void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread,
                                 const GpuWork& work)
 {
@@ -158,6 +173,26 @@ void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uin
     call.gpu = uint32_t(m_gpuWork.size());
     GpuWork placed = work;
     placed.call = uint32_t(m_calls.size()); // appendCall's index for it
+    if (thread == kNoThread) {
+        const int64_t stream = work.stream == kNoStream ? -1 : int64_t(work.stream);
+        switch (work.kind) {
+        case GpuWorkKind::Kernel:
+        case GpuWorkKind::Memcpy:
+        case GpuWorkKind::Memset:
+            placed.track = gpuTrackOf(work.device, stream, 0);
+            break;
+        case GpuWorkKind::Sync:
+            placed.track = gpuTrackOf(work.device, stream, 1);
+            break;
+        case GpuWorkKind::Window:
+            placed.track = gpuTrackOf(work.device, -1, 2);
+            break;
+        case GpuWorkKind::Api:
+        case GpuWorkKind::Overhead:
+            placed.track = gpuTrackOf(work.device, -1, 0);
+            break;
+        }
+    }
     m_gpuWork.push_back(placed);
     appendCall(call);
     m_domainNames.try_emplace(kCudaDomain, "CUDA");
@@ -313,50 +348,32 @@ void NvtxAssembler::onCudaOverhead(const CudaOverheadRecord& r)
         addCudaCall(r.startNs, r.endNs, regionOfKind(overheadName(r.kind), RegionKind::GpuRange), kNoThread, work);
 }
 
+Track NvtxAssembler::gpuTrack(Capture& c, const TrackOwner& owner) const
+{
+    Track t;
+    t.kind = owner.stream < 0 ? TrackKind::GpuDevice : TrackKind::GpuStream;
+    t.device = owner.device;
+    t.stream = owner.stream;
+    t.sortKey = owner.lane;
+    std::string name;
+    if (owner.stream >= 0)
+        if (auto named = m_streamNames.find(uint32_t(owner.stream)); named != m_streamNames.end())
+            name = named->second;
+    if (owner.lane == 1)
+        name = (owner.stream < 0 ? "GPU " + std::to_string(owner.device) : "stream " + std::to_string(owner.stream))
+               + " syncs";
+    else if (owner.lane == 2)
+        name = "device windows";
+    if (!name.empty())
+        t.name = c.strings.intern(name);
+    return t;
+}
+
 void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
                                  size_t firstGpuRow) const
 {
     if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
         return;
-    // GPU tracks, keyed by (device, stream, lane): lane 0 the stream's work, 1 its syncs,
-    // 2 device windows (stream -1).
-    std::map<std::tuple<int32_t, int64_t, int>, uint32_t> tracks;
-    // The last few tracks asked for: a GPU row's work alternates between a few streams, and
-    // a map lookup per call of millions cost more than the rest of this pass.
-    struct Recent
-    {
-        std::tuple<int32_t, int64_t, int> key{INT32_MIN, 0, 0};
-        uint32_t track = 0;
-    };
-    std::array<Recent, 8> recent;
-    size_t nextRecent = 0;
-    auto gpuTrack = [&](int32_t device, int64_t stream, int lane) {
-        const std::tuple<int32_t, int64_t, int> key{device, stream, lane};
-        for (const Recent& r : recent)
-            if (r.key == key)
-                return TrackId{r.track};
-        auto [it, added] = tracks.try_emplace(key, TrackId::kNone);
-        if (added) {
-            Track t;
-            t.kind = stream < 0 ? TrackKind::GpuDevice : TrackKind::GpuStream;
-            t.device = device;
-            t.stream = stream;
-            std::string name;
-            if (stream >= 0)
-                if (auto named = m_streamNames.find(uint32_t(stream)); named != m_streamNames.end())
-                    name = named->second;
-            if (lane == 1)
-                name = (stream < 0 ? "GPU " + std::to_string(device) : "stream " + std::to_string(stream)) + " syncs";
-            else if (lane == 2)
-                name = "device windows";
-            t.sortKey = lane;
-            if (!name.empty())
-                t.name = c.strings.intern(name);
-            it->second = addTrack(c, t).value;
-        }
-        recent[nextRecent++ % recent.size()] = {key, it->second};
-        return TrackId{it->second};
-    };
     auto& e = c.events;
     // GPU work is read in arrival order, never through its events: the calls of the GPU
     // rows are spread over the call table (48 bytes each), and reading each one's through
@@ -377,37 +394,20 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     // The activity table is in event order: each activity's row is the number of
     // activities before its event. This pass flags them; counted below, then rows are
     // placed in arrival order.
+    auto isActivity = [](GpuWorkKind kind) {
+        return kind == GpuWorkKind::Kernel || kind == GpuWorkKind::Memcpy || kind == GpuWorkKind::Memset;
+    };
     EventBits activities(events);
     for (const GpuWork& w : m_gpuWork) {
         const auto event = gpuEventOf(w);
         if (!event)
             continue;
-        const int64_t stream = w.stream == kNoStream ? -1 : int64_t(w.stream);
-        switch (w.kind) {
-        case GpuWorkKind::Kernel:
-        case GpuWorkKind::Memcpy:
-        case GpuWorkKind::Memset:
-            e.track.set(*event, gpuTrack(w.device, stream, 0).value);
+        if (isActivity(w.kind))
             activities.set(*event, *event + 1);
-            break;
-        case GpuWorkKind::Sync:
-            e.track.set(*event, gpuTrack(w.device, stream, 1).value);
-            break;
-        case GpuWorkKind::Window:
-            e.track.set(*event, gpuTrack(w.device, -1, 2).value);
-            break;
-        case GpuWorkKind::Api:
-        case GpuWorkKind::Overhead:
-            e.track.set(*event, gpuTrack(w.device, -1, 0).value);
-            break;
-        }
     }
 
     // Launches: correlation id -> the API call's event; the work it started links back.
     // Only the ids some work or memory event names are looked for.
-    auto isActivity = [](GpuWorkKind kind) {
-        return kind == GpuWorkKind::Kernel || kind == GpuWorkKind::Memcpy || kind == GpuWorkKind::Memset;
-    };
     auto launched = [&](const GpuWork& w) { return w.correlation != 0 && isActivity(w.kind); };
     size_t wanted = 0, copies = 0;
     bool windows = false;
@@ -491,10 +491,24 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         std::vector<GpuMemoryEvent> memory(m_gpuMemory.begin(), m_gpuMemory.end());
         std::stable_sort(memory.begin(), memory.end(),
                          [](const GpuMemoryEvent& a, const GpuMemoryEvent& b) { return a.time < b.time; });
+        // Memory no call is known to have made is on its device's own GPU track, made here
+        // if the device's work has none (no event is on it).
+        std::map<int32_t, TrackId> deviceTracks;
+        auto deviceTrack = [&](int32_t device) {
+            auto [it, added] = deviceTracks.try_emplace(device);
+            if (!added)
+                return it->second;
+            for (size_t t = 0; t < m_trackOwners.size() && !it->second.valid(); ++t)
+                if (m_trackOwners[t].gpu() && m_trackOwners[t].gpuKey() == std::tuple(device, int64_t(-1), 0))
+                    it->second = TrackId{uint32_t(t)};
+            if (!it->second.valid())
+                it->second = addTrack(c, gpuTrack(c, {kNoThread, device, -1, 0}));
+            return it->second;
+        };
         std::map<int32_t, std::pair<CounterSeries, int64_t>> inUse; // device -> (series, bytes)
         for (const GpuMemoryEvent& m : memory) {
             const uint32_t launch = launchOf.find(m.correlation);
-            const TrackId track = launch != LaunchTable::kNone ? TrackId{e.track[launch]} : gpuTrack(m.device, -1, 0);
+            const TrackId track = launch != LaunchTable::kNone ? TrackId{e.track[launch]} : deviceTrack(m.device);
             c.allocations.add(m.time, track, m.address, m.bytes, m.device);
             auto& [series, bytes] = inUse[m.device];
             bytes = std::max<int64_t>(0, addSaturating(bytes, m.bytes));

@@ -131,12 +131,16 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.threads.push_back(info);
     }
     // Tracks (what assignTracks() would make, numbered so that they hold from one snapshot
-    // to the next): each thread's in the order it first needed one (Thread::track), then
-    // each async lane's. GPU work gets its tracks with the GPU tables, after these.
-    for (const uint32_t thread : m_trackedThreads) {
+    // to the next): each thread's and each GPU stream's in the order it was first needed
+    // (m_trackOwners), then each async lane's.
+    for (const TrackOwner& owner : m_trackOwners) {
+        if (owner.gpu()) {
+            c.tracks.push_back(gpuTrack(c, owner));
+            continue;
+        }
         Track track;
         track.kind = TrackKind::Thread;
-        track.thread = int64_t(thread);
+        track.thread = int64_t(owner.thread);
         c.tracks.push_back(track);
     }
     const auto firstTaskTrack = uint32_t(c.tracks.size());
@@ -148,7 +152,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.tracks.push_back(track);
     }
     auto trackOf = [&](const Call& call, size_t i) {
-        return call.thread == kNoThread ? TrackId::kNone
+        return call.thread == kNoThread ? (call.gpu != kNotCuda ? m_gpuWork[call.gpu].track : TrackId::kNone)
                : call.async             ? firstTaskTrack + uint32_t(taskOfCall[i])
                                         : m_threads[call.thread].track;
     };
@@ -165,10 +169,9 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // shared from one snapshot to the next, each writing only the events it appends
     // (events below `kept` hold what the snapshot before wrote there). Stores are reserved
     // for twice the events, and made anew when full or when laid out afresh.
-    // The track column too, while every call is a range on its thread's track: with
-    // start/end ranges, whose lanes are packed afresh, or GPU work, whose tracks come after
-    // the CPU's, a call's track id may change from one snapshot to the next.
-    const bool sharedTracks = taskOfCall.empty() && m_gpuCallsOfRegion.empty();
+    // The track column too, unless some call is a start/end range: their lanes are packed
+    // afresh, so a call's track id may change from one snapshot to the next.
+    const bool sharedTracks = taskOfCall.empty();
     LayoutMemo::Stores stores;
     uint64_t kept = 0;
     if (memo) {

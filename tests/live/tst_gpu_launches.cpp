@@ -75,6 +75,7 @@ struct RecordedGpuWork
         uint32_t correlation;
         int32_t grid, block; // kernels
         uint64_t bytes; // copies and memsets
+        uint32_t stream = 0;
     };
     std::map<int64_t, Work> byStart;
     std::map<uint32_t, int64_t> launchStart; // correlation -> its runtime call's start
@@ -82,8 +83,8 @@ struct RecordedGpuWork
 
 // Empty when the capture's activity table holds exactly the kernels, copies and memsets
 // recorded (syncs not), in event order, each with its record's correlation, shape or bytes,
-// and a Launch flow from its runtime call where one was recorded; else the first
-// difference.
+// on its stream's track, and a Launch flow from its runtime call where one was recorded;
+// else the first difference.
 QString activityDifference(const Capture& c, const RecordedGpuWork& recorded)
 {
     const auto& table = c.gpuActivities;
@@ -117,6 +118,9 @@ QString activityDifference(const Capture& c, const RecordedGpuWork& recorded)
                                              : !shape && !bytes;
         if (!same)
             return QString("row %1 (%2 at %3): its shape or bytes are not the record's").arg(row).arg(work.kind).arg(it->first);
+        const Track& track = c.tracks.at(e.track[event]);
+        if (track.kind != TrackKind::GpuStream || track.stream != int64_t(work.stream) || track.sortKey != 0)
+            return QString("row %1 (%2 at %3) is not on stream %4's track").arg(row).arg(work.kind).arg(it->first).arg(work.stream);
     }
     size_t flows = 0;
     for (size_t f = 0; f < c.flows.size(); ++f) {
@@ -408,7 +412,7 @@ private slots:
                         const int32_t grid = random() % 4 == 0 ? int32_t(1000 + id) : int32_t(1 + random() % 3);
                         const auto block = int32_t(32 << (random() % 3));
                         const std::string name = "k" + std::to_string(random() % 5);
-                        recorded.byStart[at] = {'k', id, grid, block, 0};
+                        recorded.byStart[at] = {'k', id, grid, block, 0, stream};
                         gpu.push_back([&f, at, stream, id, name, grid, block] {
                             f.kernel(at, at + 500, stream, id, name, grid, block);
                         });
@@ -416,13 +420,13 @@ private slots:
                     }
                     case 2: {
                         const uint64_t bytes = 1 + random() % 100000;
-                        recorded.byStart[at] = {'c', id, 0, 0, bytes};
+                        recorded.byStart[at] = {'c', id, 0, 0, bytes, stream};
                         gpu.push_back([&f, at, stream, id, bytes] { f.copy(at, at + 300, stream, id, bytes); });
                         break;
                     }
                     case 3: {
                         const uint64_t bytes = 1 + random() % 100000;
-                        recorded.byStart[at] = {'m', id, 0, 0, bytes};
+                        recorded.byStart[at] = {'m', id, 0, 0, bytes, stream};
                         gpu.push_back([&f, at, stream, id, bytes] { f.memset(at, at + 200, stream, id, bytes); });
                         break;
                     }
@@ -437,7 +441,7 @@ private slots:
             }
             // Work launched by nothing the job recorded.
             const int64_t orphan = 10'000'000 + int64_t(correlation + 1'000'000) * 1000 + round;
-            recorded.byStart[orphan] = {'k', 0, 2, 1, 0};
+            recorded.byStart[orphan] = {'k', 0, 2, 1, 0, 2};
             gpu.push_back([&f, orphan] { f.kernel(orphan, orphan + 10, 2, 0, "k0", 2); });
             for (size_t block = 0; block < gpu.size(); block += 16) // each block in reverse
                 std::reverse(gpu.begin() + std::ptrdiff_t(block), gpu.begin() + std::ptrdiff_t(std::min(gpu.size(), block + 16)));
@@ -461,7 +465,7 @@ private slots:
         for (int32_t i = 0; i < distinct + 1000; ++i) {
             const int32_t grid = i < distinct ? i + 1 : 1 + (i * 7919) % distinct; // then repeats
             const int64_t at = 1000 + int64_t(i) * 10;
-            recorded.byStart[at] = {'k', 0, grid, 1, 0};
+            recorded.byStart[at] = {'k', 0, grid, 1, 0, 1};
             f.kernel(at, at + 5, 1, 0, "k", grid);
         }
         a.finish();

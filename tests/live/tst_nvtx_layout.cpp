@@ -130,8 +130,9 @@ class RandomJob
 {
 public:
     // `pushesOnly`: push/pop ranges and marks, no start/end range and no GPU work.
-    RandomJob(NvtxAssembler& a, unsigned seed, bool pushesOnly = false)
-        : m_feed(a), m_a(a), m_random(seed), m_pushesOnly(pushesOnly)
+    // `noStartEnd`: no start/end range either, but GPU work.
+    RandomJob(NvtxAssembler& a, unsigned seed, bool pushesOnly = false, bool noStartEnd = false)
+        : m_feed(a), m_a(a), m_random(seed), m_pushesOnly(pushesOnly), m_noStartEnd(noStartEnd)
     {
         for (uint32_t t = 0; t < kThreads; ++t)
             m_now[t] = 10000 + 3001 * t;
@@ -150,6 +151,9 @@ public:
             int operation = int(m_random() % (m_pushesOnly ? 6 : 8));
             if (m_pushesOnly) // twice as many pops tried as pushes: few ranges stay open
                 operation = operation < 2 ? 0 : 3;
+            if (m_noStartEnd && (operation == 5 || operation == 6))
+                operation = 7; // GPU work
+
             switch (operation) {
             case 0:
             case 1:
@@ -206,7 +210,9 @@ private:
         GpuKernelRecord r{};
         r.startNs = int64_t(m_now[t]) + 1000 - int64_t(m_random() % 2000); // GPU time, ns
         r.endNs = r.startNs + int64_t(m_random() % 50);
-        r.stream = 7 + m_random() % 2;
+        // Two streams from the start, a third from the sixth round (its track comes after
+        // the threads' seen by then).
+        r.stream = 7 + m_random() % (m_round < 6 ? 2 : 3);
         r.correlation = ++m_correlation;
         r.nameId = m_feed.str(name("kernel"));
         m_a.onGpuKernel(r);
@@ -215,7 +221,7 @@ private:
     Feed m_feed;
     NvtxAssembler& m_a;
     std::mt19937 m_random;
-    bool m_pushesOnly;
+    bool m_pushesOnly, m_noStartEnd;
     int m_round = 0;
     uint64_t m_now[kThreads] = {};
     int m_depth[kThreads] = {};
@@ -506,11 +512,11 @@ private slots:
     // now and then.
     void aSnapshotLaidOutFromTheLastOneEqualsOneLaidOutAfresh()
     {
-        for (const unsigned seed : {1u, 2u, 3u, 4u, 5u}) {
-            // Three jobs keep every row's durations; the others only those of large rows,
+        for (const unsigned seed : {1u, 2u, 3u, 4u, 5u, 6u}) {
+            // Four jobs keep every row's durations; the others only those of large rows,
             // which grow past the threshold on the way (kept from then on).
             NvtxAssemblerOptions options;
-            if (seed <= 2 || seed == 5)
+            if (seed <= 2 || seed >= 5)
                 options.minimumCommittedCalls = 1;
             // Small windows: calls landing further back are placed one by one, cutting rows.
             if (seed % 2 == 1)
@@ -518,10 +524,11 @@ private slots:
             // Little room beyond each nesting list: the fifth job's outgrow theirs.
             options.nestingListSlack = 64;
             NvtxAssembler a(options);
-            // The fifth job has no start/end range and no GPU work: its track column is
-            // shared from one snapshot to the next too.
-            const bool pushesOnly = seed == 5;
-            RandomJob job(a, seed, pushesOnly);
+            // The fifth job has no start/end range and no GPU work, the sixth no start/end
+            // range: their track columns are shared from one snapshot to the next too (GPU
+            // tracks are numbered as they come, among the threads').
+            const bool pushesOnly = seed == 5, noStartEnd = seed == 6;
+            RandomJob job(a, seed, pushesOnly, noStartEnd);
             NvtxAssembler::LayoutMemo memo;
             uint64_t rowsWithDurations = 0, relayouts = 0, afresh = 0;
             std::shared_ptr<Capture> previous;
@@ -558,7 +565,8 @@ private slots:
                 }
                 listStores.push_back(kept->nestingOrder.events.data());
                 listStoresReused += round >= 2 && listStores[round] && listStores[round] == listStores[round - 2];
-                QCOMPARE(kept->events.track.shared(), pushesOnly); // a store from the first snapshot on
+                QCOMPARE(kept->events.track.shared(), pushesOnly || noStartEnd); // a store from the first snapshot on
+                checkGpuTracks(*kept);
                 if (fromMemo) {
                     QVERIFY(kept->events.start.shared() && kept->events.end.shared() && kept->events.threadIds.shared());
                     QVERIFY2(checkClosedCallsStay(*previous, *kept) > 0, qPrintable(QString("seed %1 round %2 prev events %3 closedAtEnd %4").arg(seed).arg(round).arg(previous->events.size()).arg(previous->nvtx.closedAtEnd.size())));

@@ -86,6 +86,29 @@ inline void checkTracksAsAssigned(const Capture& c)
     QVERIFY(cpu == want);
 }
 
+// Every call of a GPU row is on a GPU track, each GPU track made once, and every GPU track
+// but a device's own holds some work.
+inline void checkGpuTracks(const Capture& c)
+{
+    std::set<std::tuple<TrackKind, int32_t, int64_t, int64_t>> tracks;
+    std::vector<bool> used(c.tracks.size(), false);
+    for (const Track& t : c.tracks)
+        if (isGpuTrack(t.kind))
+            QVERIFY(tracks.insert(std::tuple(t.kind, t.device, t.stream, t.sortKey)).second);
+    for (const RegionRow& row : c.rows) {
+        if (c.regionKind(row.region) == RegionKind::Cpu)
+            continue;
+        for (const uint64_t e : c.rowEvents(row)) {
+            QVERIFY(c.events.track[e] < c.tracks.size());
+            QVERIFY(isGpuTrack(c.tracks[c.events.track[e]].kind));
+            used[c.events.track[e]] = true;
+        }
+    }
+    for (size_t t = 0; t < c.tracks.size(); ++t)
+        if (c.tracks[t].kind == TrackKind::GpuStream)
+            QVERIFY(used[t]);
+}
+
 // The two snapshots list the same calls (by start, end and region) in each listed track,
 // every listed event held by the row the lists say, and the same rows as wholly listed.
 inline void checkSameLists(const Capture& kept, const Capture& fresh)
