@@ -1,9 +1,10 @@
 #pragma once
-// Which API call launched each piece of GPU work, by CUPTI correlation id, for one snapshot
-// (NvtxAssembler::addGpuTables). Only the ids some work names are kept (want()), then the
-// API calls are offered; a CUDA job makes millions of API calls, and a hash map with a node
-// per call cost more than the rest of the snapshot's GPU tables. Open addressing, 12 bytes
-// per slot, a third more slots than ids wanted. One thread.
+// Which API call launched each piece of GPU work, by CUPTI correlation id. A live stream's
+// table is kept with its layout memo from one snapshot to the next, each taking in only the
+// API calls that arrived since (NvtxAssembler::addGpuTables): built afresh for every
+// snapshot, it cost a pass over every piece of work and every API call of the job per
+// update. Open addressing, 12 bytes per slot, at most 3/4 of the slots used (doubled when
+// more would be). One thread.
 
 #include "../column.h"
 
@@ -11,7 +12,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace spanscope::model::live {
 
@@ -20,84 +20,73 @@ class LaunchTable
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
 
-    // Room for up to `wanted` ids. At most 3/4 of the slots are ever used: the ids of a
-    // job are consecutive and go to consecutive slots, so a full table probes little, and
-    // at millions of kernels every slot more is 12 bytes of memory made afresh per update.
-    explicit LaunchTable(size_t wanted) : m_capacity(std::bit_ceil(std::max<size_t>(16, wanted + wanted / 3 + 1))) {}
-
     bool empty() const { return m_used == 0; }
+    size_t size() const { return m_used; }
 
-    // Work names `correlation` (0, CUPTI's "none", is never kept).
-    void want(uint32_t correlation)
+    // API call `call` (its index in the stream's calls) carries `correlation`. Where several
+    // do, the work is a runtime call's (the one the program made; a driver call inside it
+    // shares the id): the first runtime call offered; without one, the first call offered.
+    // Calls are offered in the order they arrived. 0 is CUPTI's "none": never kept.
+    void offer(uint32_t correlation, uint32_t call, bool runtime)
     {
         if (correlation == 0)
             return;
-        if (m_slots.empty())
-            m_slots.resize(m_capacity, Slot{});
-        if (m_used == m_capacity - 1)
-            return; // more ids than the table was made for: never full, so lookups end
-        Slot& slot = slotOf(correlation);
+        if (4 * (m_used + 1) > 3 * m_slots.size())
+            grow();
+        Slot& slot = m_slots[indexOf(correlation)];
         if (slot.correlation == 0) {
-            slot.correlation = correlation;
+            slot = {correlation, call, runtime};
             ++m_used;
+        } else if (runtime && !slot.runtime) {
+            slot.call = call;
+            slot.runtime = true;
         }
     }
 
-    // The API call laid out as `event` carries `correlation`. Where several do, the work
-    // is a runtime call's (the one the program made; a driver call inside it may share
-    // the id), the last such in event order; without one, the first call in event order.
-    void offer(uint32_t correlation, uint32_t event, bool runtime)
-    {
-        if (correlation == 0 || m_slots.empty())
-            return;
-        Slot& slot = slotOf(correlation);
-        if (slot.correlation == 0)
-            return; // no work names it
-        const bool better = slot.event == kNone
-                            || (runtime ? !slot.runtime || event > slot.event : !slot.runtime && event < slot.event);
-        if (better) {
-            slot.event = event;
-            slot.runtime = runtime;
-        }
-    }
-
-    // The event of the call that launched `correlation`'s work, or kNone.
+    // The call that launched `correlation`'s work, or kNone.
     uint32_t find(uint32_t correlation) const
     {
         if (correlation == 0 || m_slots.empty())
             return kNone;
-        return m_slots[indexOf(correlation)].event;
+        const Slot& slot = m_slots[indexOf(correlation)];
+        return slot.correlation == correlation ? slot.call : kNone;
     }
 
 private:
     struct Slot
     {
         uint32_t correlation = 0; // 0: empty
-        uint32_t event = kNone;
+        uint32_t call = kNone;
         bool runtime = false;
     };
 
     // The slot holding `correlation`, or the empty one where it would go.
     size_t indexOf(uint32_t correlation) const
     {
-        const size_t mask = m_capacity - 1;
+        const size_t mask = m_slots.size() - 1;
         // Ids are consecutive counters, and work arrives about in their order: consecutive
         // ids go to consecutive slots (the table is read almost in order: a hash that
         // scattered them made a cache miss of every lookup, ~1 s for millions of kernels),
         // and each capacity's worth of ids is shifted by a multiplicative hash of its number,
         // so that ids a whole capacity apart do not pile onto one run of slots.
-        const uint64_t page = uint64_t(correlation) >> m_bits;
+        const uint64_t page = uint64_t(correlation) >> std::countr_zero(m_slots.size());
         size_t i = size_t(correlation + ((page * 0x9E3779B97F4A7C15ull) >> 32)) & mask;
         while (m_slots[i].correlation != 0 && m_slots[i].correlation != correlation)
             i = (i + 1) & mask;
         return i;
     }
-    Slot& slotOf(uint32_t correlation) { return m_slots[indexOf(correlation)]; }
 
-    size_t m_capacity; // a power of 2
-    int m_bits = std::countr_zero(m_capacity);
+    void grow()
+    {
+        Column<Slot> old = std::move(m_slots);
+        m_slots = Column<Slot>(std::max<size_t>(1024, 2 * old.size()), Slot{});
+        for (const Slot& slot : old)
+            if (slot.correlation != 0)
+                m_slots[indexOf(slot.correlation)] = slot;
+    }
+
     size_t m_used = 0;
-    Column<Slot> m_slots; // allocated by the first want(); huge pages (column.h)
+    Column<Slot> m_slots; // a power of 2 of them, or none; huge pages (column.h)
 };
 
 } // namespace spanscope::model::live

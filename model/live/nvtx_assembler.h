@@ -18,6 +18,7 @@
 // snapshot() whenever a view wants one. One thread at a time (not thread-safe).
 #include "../capture.h"
 #include "../stats/row_durations.h"
+#include "launch_table.h"
 #include "nesting_list_stores.h"
 #include "protocol/spanscope_decoder.h"
 #include "shared_chunks.h"
@@ -213,6 +214,14 @@ public:
             std::vector<uint32_t> appended; // the calls of the events appended, in order
         };
         AppendScratch scratch;
+        // Which API call launched each correlation id's work, for the API calls among the
+        // first `work` of m_gpuWork (any later state of the assembler goes on from it).
+        struct Launches
+        {
+            LaunchTable table;
+            uint64_t work = 0;
+        };
+        Launches launches;
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
@@ -301,11 +310,13 @@ private:
     // open push range's region, or (region -1) the thread itself.
     CountedAllocations& countedFor(uint32_t thread);
     void addAllocationTables(Capture& c) const;
-    // GPU work's tracks, activity rows, launch flows, devices, GPU memory, and the GPU time
-    // of CPU calls; `order`: event -> call, `eventOf`: call -> event. `firstGpuRow`: the
-    // first row of GPU work (every row from there on holds calls without a CPU thread).
+    // GPU work's activity rows, launch flows, devices, GPU memory, and the GPU time of CPU
+    // calls; `order`: event -> call, `eventOf`: call -> event. `firstGpuRow`: the first row
+    // of GPU work (every row from there on holds calls without a CPU thread). `launches`:
+    // what the API calls before the first of m_gpuWork[launches.work...] launched; brought
+    // up to date.
     void addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                      size_t firstGpuRow) const;
+                      size_t firstGpuRow, LayoutMemo::Launches& launches) const;
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);

@@ -370,7 +370,7 @@ Track NvtxAssembler::gpuTrack(Capture& c, const TrackOwner& owner) const
 }
 
 void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                                 size_t firstGpuRow) const
+                                 size_t firstGpuRow, LayoutMemo::Launches& launches) const
 {
     if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
         return;
@@ -406,26 +406,22 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             activities.set(*event, *event + 1);
     }
 
-    // Launches: correlation id -> the API call's event; the work it started links back.
-    // Only the ids some work or memory event names are looked for.
-    auto launched = [&](const GpuWork& w) { return w.correlation != 0 && isActivity(w.kind); };
-    size_t wanted = 0, copies = 0;
+    // Launches: correlation id -> the API call that launched its work, taking in the API
+    // calls that arrived since the table was last brought up to date.
+    for (size_t w = launches.work; w < m_gpuWork.size(); ++w)
+        if (const GpuWork& work = m_gpuWork[w]; work.kind == GpuWorkKind::Api)
+            launches.table.offer(work.correlation, work.call, work.detail == uint32_t(CudaApiKind::Runtime));
+    launches.work = m_gpuWork.size();
+    auto launchEventOf = [&](uint32_t correlation) {
+        const uint32_t call = launches.table.find(correlation);
+        return call == LaunchTable::kNone ? LaunchTable::kNone : eventOf[call];
+    };
+    size_t copies = 0;
     bool windows = false;
     for (const GpuWork& w : m_gpuWork) {
-        wanted += launched(w);
         copies += w.kind == GpuWorkKind::Memcpy;
         windows |= w.kind == GpuWorkKind::Window;
     }
-    LaunchTable launchOf(wanted + m_gpuMemory.size());
-    for (const GpuWork& w : m_gpuWork)
-        if (launched(w))
-            launchOf.want(w.correlation);
-    for (const GpuMemoryEvent& m : m_gpuMemory)
-        launchOf.want(m.correlation);
-    if (!launchOf.empty())
-        for (const GpuWork& w : m_gpuWork)
-            if (w.kind == GpuWorkKind::Api && w.correlation != 0)
-                launchOf.offer(w.correlation, eventOf[w.call], w.detail == uint32_t(CudaApiKind::Runtime));
     if (windows)
         e.args.resize(e.size(), ArgsRef::kNone);
     activities.countRanks();
@@ -465,7 +461,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         default:
             continue;
         }
-        if (const uint32_t launch = launchOf.find(w.correlation); launch != LaunchTable::kNone)
+        if (const uint32_t launch = launchEventOf(w.correlation); launch != LaunchTable::kNone)
             c.flows.add(launch, *event, FlowKind::Launch);
     }
     c.gpuActivities.finish();
@@ -507,7 +503,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         };
         std::map<int32_t, std::pair<CounterSeries, int64_t>> inUse; // device -> (series, bytes)
         for (const GpuMemoryEvent& m : memory) {
-            const uint32_t launch = launchOf.find(m.correlation);
+            const uint32_t launch = launchEventOf(m.correlation);
             const TrackId track = launch != LaunchTable::kNone ? TrackId{e.track[launch]} : deviceTrack(m.device);
             c.allocations.add(m.time, track, m.address, m.bytes, m.device);
             auto& [series, bytes] = inUse[m.device];

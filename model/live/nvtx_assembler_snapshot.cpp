@@ -159,6 +159,9 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
+    // Whether the memo's launches describe an earlier state of these calls (checked before
+    // the layout replaces what canRelayout() reads).
+    const bool launchesKept = memo && canRelayout(*memo) && memo->launches.work <= m_gpuWork.size();
     Layout layout = this->layout(last, memo);
     const Column<uint32_t>& order = *layout.order;
     const size_t n = m_calls.size();
@@ -442,8 +445,15 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         next.regionNames = std::move(names);
         next.lists = std::move(nesting.stores);
         next.scratch = std::move(memo->scratch);
+        next.launches = std::move(memo->launches);
         *memo = std::move(next);
     }
+    // Launches go on from the memo's where it describes an earlier state of these calls
+    // (the table is filled afresh otherwise), and are kept in the memo that replaces it.
+    LayoutMemo::Launches freshLaunches;
+    LayoutMemo::Launches& launches = memoReplaced ? memo->launches : freshLaunches;
+    if (memoReplaced && !launchesKept)
+        launches = {};
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
@@ -460,7 +470,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.nestingOrder.moved = std::move(moved);
         c.nestingOrder.carrySlot = carrySlot;
     }
-    addGpuTables(c, order, eventOf, firstGpuRow);
+    addGpuTables(c, order, eventOf, firstGpuRow, launches);
     if (m_sawAllocations)
         addAllocationTables(c);
 

@@ -202,33 +202,19 @@ private slots:
 
     void aRuntimeCallWinsOverADriverCallSharingItsId()
     {
-        LaunchTable table(4);
-        table.want(7);
-        table.offer(7, 40, false); // driver calls: the first in event order
+        LaunchTable table;
+        QVERIFY(table.empty());
+        table.offer(7, 40, false); // driver calls: the first offered
         table.offer(7, 30, false);
-        table.offer(7, 35, false);
-        QCOMPARE(table.find(7), 30u);
-        table.offer(7, 50, true); // a runtime call: any, the last in event order
+        QCOMPARE(table.find(7), 40u);
+        table.offer(7, 50, true); // a runtime call: the first offered
         table.offer(7, 45, true);
         table.offer(7, 10, false);
         QCOMPARE(table.find(7), 50u);
-    }
-
-    void onlyWantedIdsAreKept()
-    {
-        LaunchTable table(2);
-        QVERIFY(table.empty());
-        table.want(0); // CUPTI's "no correlation"
-        QVERIFY(table.empty());
-        table.offer(3, 1, true);
-        QCOMPARE(table.find(3), LaunchTable::kNone);
-        table.want(3);
-        QCOMPARE(table.find(3), LaunchTable::kNone); // wanted, not offered yet
-        table.offer(3, 9, false);
-        table.offer(4, 2, true);
-        QCOMPARE(table.find(3), 9u);
-        QCOMPARE(table.find(4), LaunchTable::kNone);
+        table.offer(0, 3, true); // CUPTI's "no correlation"
         QCOMPARE(table.find(0), LaunchTable::kNone);
+        QCOMPARE(table.find(8), LaunchTable::kNone);
+        QCOMPARE(table.size(), size_t(1));
     }
 
     // A live job's threads launch kernels from nested ranges (a runtime call with a driver
@@ -381,8 +367,10 @@ private slots:
 
     // A live job's kernels (five names, a few shapes and some of their own), copies,
     // memsets and syncs on three streams, reported out of order in blocks as CUPTI flushes
-    // them: every snapshot's activity table holds each with what its record said, in event
-    // order, laid out afresh or from the last snapshot's layout.
+    // them, some runtime calls a round late: every snapshot's activity table holds each with
+    // what its record said, in event order, and its launch flow from the runtime call of
+    // its id (the driver call's until the runtime call comes), laid out afresh or from the
+    // last snapshot's layout.
     void gpuActivitiesAreWhatWasRecorded()
     {
         using spanscope::protocol::CudaApiKind;
@@ -393,7 +381,11 @@ private slots:
         NvtxAssembler::LayoutMemo memo;
         uint32_t correlation = 0;
         int64_t t = 1000;
+        std::vector<std::function<void()>> late; // runtime calls held back a round
         for (int round = 0; round < 5; ++round) {
+            for (const auto& record : late)
+                record();
+            late.clear();
             std::vector<std::function<void()>> gpu; // the round's GPU records, fed at its end
             for (int step = 0; step < 40; ++step) {
                 const uint32_t tid = 100 + uint32_t(step % 3);
@@ -402,8 +394,18 @@ private slots:
                     const int64_t start = t + 10 + 100 * call;
                     const uint32_t id = ++correlation;
                     f.cudaApi(tid, start + 1, start + 5, "cuLaunchKernel", CudaApiKind::Driver, id);
-                    f.cudaApi(tid, start, start + 8, "cudaLaunchKernel", CudaApiKind::Runtime, id);
-                    recorded.launchStart[id] = start;
+                    if (round < 4 && random() % 8 == 0) {
+                        // Its runtime call comes in the next round: until then the work is
+                        // the driver call's.
+                        recorded.launchStart[id] = start + 1;
+                        late.push_back([&f, &recorded, tid, start, id] {
+                            f.cudaApi(tid, start, start + 8, "cudaLaunchKernel", CudaApiKind::Runtime, id);
+                            recorded.launchStart[id] = start;
+                        });
+                    } else {
+                        f.cudaApi(tid, start, start + 8, "cudaLaunchKernel", CudaApiKind::Runtime, id);
+                        recorded.launchStart[id] = start;
+                    }
                     const int64_t at = 10'000'000 + int64_t(id) * 1000; // a start of its own
                     const auto stream = uint32_t(1 + random() % 3);
                     switch (random() % 5) {
@@ -473,39 +475,34 @@ private slots:
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
 
-    // Many ids (consecutive and random, colliding in the table), offered in random order.
+    // Many ids (consecutive and random, colliding in the table), offered over and over as the
+    // table grows, some far apart by a multiple of its size: every one found by the rule.
     void manyIdsAgreeWithAMap()
     {
         std::mt19937 random(11);
-        struct Offer
-        {
-            uint32_t correlation, event;
-            bool runtime;
-        };
-        std::vector<uint32_t> wanted;
-        for (uint32_t i = 1; i <= 3000; ++i)
-            wanted.push_back(i);
+        std::vector<uint32_t> ids;
+        for (uint32_t i = 1; i <= 30000; ++i)
+            ids.push_back(i);
         for (int i = 0; i < 3000; ++i)
-            wanted.push_back(uint32_t(random()) | 1u);
-        LaunchTable table(wanted.size());
-        for (const uint32_t id : wanted)
-            table.want(id);
-        std::vector<Offer> offers;
-        for (uint32_t event = 0; event < 20000; ++event)
-            offers.push_back({random() % 4 == 0 ? uint32_t(random()) : wanted[random() % wanted.size()], event,
-                              random() % 2 == 0});
-        std::map<uint32_t, Offer> expected; // by the rule, in event order
-        for (const Offer& o : offers) {
-            auto [it, added] = expected.emplace(o.correlation, o);
-            if (!added && o.runtime)
-                it->second = o;
-        }
-        std::shuffle(offers.begin(), offers.end(), random);
-        for (const Offer& o : offers)
-            table.offer(o.correlation, o.event, o.runtime);
-        for (const uint32_t id : wanted) {
-            const auto it = expected.find(id);
-            QCOMPARE(table.find(id), it == expected.end() ? LaunchTable::kNone : it->second.event);
+            ids.push_back(uint32_t(random()) | 1u);
+        for (uint32_t i = 1; i <= 100; ++i)
+            ids.push_back(i << 20); // the same slot in tables of up to 2^20 slots
+        LaunchTable table;
+        std::map<uint32_t, std::pair<uint32_t, bool>> expected; // id -> (call, runtime), by the rule
+        for (uint32_t call = 0; call < 100000; ++call) {
+            const uint32_t id = ids[random() % ids.size()];
+            const bool runtime = random() % 2 == 0;
+            table.offer(id, call, runtime);
+            auto [it, added] = expected.emplace(id, std::pair(call, runtime));
+            if (!added && runtime && !it->second.second)
+                it->second = {call, true};
+            if (call % 9973 == 0 || call + 1 == 100000) { // the table as it grows
+                QCOMPARE(table.size(), expected.size());
+                for (const uint32_t probe : ids) {
+                    const auto found = expected.find(probe);
+                    QCOMPARE(table.find(probe), found == expected.end() ? LaunchTable::kNone : found->second.first);
+                }
+            }
         }
     }
 };
