@@ -1,6 +1,5 @@
 #include "gpu_activity.h"
 
-#include "../tables/permutation.h"
 
 #include <algorithm>
 #include <iterator>
@@ -53,10 +52,7 @@ void memsetName(std::string& out, uint8_t memoryKind)
 
 void GpuActivityTable::add(uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail)
 {
-    m_event.push_back(event);
-    m_correlation.push_back(correlation);
-    m_context.push_back(context);
-    m_detail.push_back(detail);
+    m_rows.push_back({correlation, event, context, detail});
 }
 
 void GpuActivityTable::addKernel(uint32_t event, uint64_t correlation, uint32_t context,
@@ -69,45 +65,8 @@ void GpuActivityTable::addKernel(uint32_t event, uint64_t correlation, uint32_t 
 void GpuActivityTable::addCopy(uint32_t event, uint64_t correlation, uint32_t context,
                                uint64_t bytes, CopyKind kind)
 {
-    add(event, correlation, context, uint32_t(m_copyBytes.size()) | kCopyBit);
-    m_copyBytes.push_back(bytes);
-    m_copyKind.push_back(uint8_t(kind));
-}
-
-void GpuActivityTable::resize(size_t activities, size_t copies)
-{
-    m_event.resize(activities);
-    m_correlation.resize(activities);
-    m_context.resize(activities);
-    m_detail.resize(activities);
-    m_copyBytes.reserve(copies);
-    m_copyKind.reserve(copies);
-}
-
-void GpuActivityTable::set(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail)
-{
-    m_event[row] = event;
-    m_correlation[row] = correlation;
-    m_context[row] = context;
-    m_detail[row] = detail;
-}
-
-void GpuActivityTable::setKernel(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t shape)
-{
-    set(row, event, correlation, context, shape < m_kernels.size() ? shape : kNoDetail);
-}
-
-void GpuActivityTable::setCopy(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes,
-                               CopyKind kind)
-{
-    set(row, event, correlation, context, uint32_t(m_copyBytes.size()) | kCopyBit);
-    m_copyBytes.push_back(bytes);
-    m_copyKind.push_back(uint8_t(kind));
-}
-
-void GpuActivityTable::setOther(size_t row, uint32_t event, uint64_t correlation, uint32_t context)
-{
-    set(row, event, correlation, context, kNoDetail);
+    add(event, correlation, context, uint32_t(m_copies.size()) | kCopyBit);
+    m_copies.push_back({bytes, kind});
 }
 
 void GpuActivityTable::addOther(uint32_t event, uint64_t correlation, uint32_t context)
@@ -115,51 +74,75 @@ void GpuActivityTable::addOther(uint32_t event, uint64_t correlation, uint32_t c
     add(event, correlation, context, kNoDetail);
 }
 
+namespace {
+
+template <typename Row> bool byEvent(const Row& a, const Row& b)
+{
+    return a.event < b.event;
+}
+
+} // namespace
+
 void GpuActivityTable::finish(const std::vector<uint32_t>* newIndexOf)
 {
+    std::vector<Row> rows = m_rows.values();
     if (newIndexOf) {
         size_t kept = 0;
-        for (size_t i = 0; i < m_event.size(); ++i) {
-            const uint32_t e = m_event[i] < newIndexOf->size() ? (*newIndexOf)[m_event[i]] : UINT32_MAX;
+        for (const Row& row : rows) {
+            const uint32_t e = row.event < newIndexOf->size() ? (*newIndexOf)[row.event] : UINT32_MAX;
             if (e == UINT32_MAX)
                 continue; // its event left out: the row goes with it (its detail stays unnamed)
-            m_event[kept] = e;
-            m_correlation[kept] = m_correlation[i];
-            m_context[kept] = m_context[i];
-            m_detail[kept++] = m_detail[i];
+            rows[kept] = row;
+            rows[kept++].event = e;
         }
-        m_event.resize(kept);
-        m_correlation.resize(kept);
-        m_context.resize(kept);
-        m_detail.resize(kept);
+        rows.resize(kept);
     }
-    // Grown by push_back: give back what doubling reserved.
-    m_event.shrink_to_fit();
-    m_correlation.shrink_to_fit();
-    m_context.shrink_to_fit();
-    m_detail.shrink_to_fit();
-    m_kernels.shrink_to_fit();
-    m_copyBytes.shrink_to_fit();
-    m_copyKind.shrink_to_fit();
-    if (std::is_sorted(m_event.begin(), m_event.end()))
-        return;
-    const auto order = sortedOrder(m_event.size(),
-                                   [&](uint32_t a, uint32_t b) { return m_event[a] < m_event[b]; });
-    permute(m_event, order);
-    permute(m_correlation, order);
-    permute(m_context, order);
-    permute(m_detail, order);
+    m_kernels.shrink_to_fit(); // grown by push_back: give back what doubling reserved
+    if (!std::is_sorted(rows.begin(), rows.end(), byEvent<Row>))
+        std::stable_sort(rows.begin(), rows.end(), byEvent<Row>);
+    m_rows = {};
+    for (const Row& row : rows)
+        m_rows.push_back(row);
+    m_rows.shrinkToFit();
+    m_copies.shrinkToFit();
+}
+
+void GpuActivityTable::update(std::vector<uint32_t> removed, std::vector<Activity> added)
+{
+    std::vector<Row> gone, rows;
+    gone.reserve(removed.size());
+    for (const uint32_t event : removed)
+        gone.push_back({0, event, 0, kNoDetail});
+    std::sort(gone.begin(), gone.end(), byEvent<Row>);
+    std::sort(added.begin(), added.end(), byEvent<Activity>);
+    rows.reserve(added.size());
+    for (const Activity& a : added) {
+        uint32_t detail = a.shape < m_kernels.size() ? a.shape : kNoDetail;
+        if (a.copy) {
+            detail = uint32_t(m_copies.size()) | kCopyBit;
+            m_copies.push_back({a.bytes, a.copyKind});
+        }
+        rows.push_back({a.correlation, a.event, a.context, detail});
+    }
+    updateSorted(m_rows, gone, rows, byEvent<Row>, [](const Row& a, const Row& b) { return a.event == b.event; });
 }
 
 int64_t GpuActivityTable::rowOf(uint32_t event) const
 {
-    const auto it = std::lower_bound(m_event.begin(), m_event.end(), event);
-    return it != m_event.end() && *it == event ? int64_t(it - m_event.begin()) : -1;
+    size_t low = 0, high = m_rows.size();
+    while (low < high) {
+        const size_t mid = low + (high - low) / 2;
+        if (m_rows[mid].event < event)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low < m_rows.size() && m_rows[low].event == event ? int64_t(low) : -1;
 }
 
 std::optional<KernelLaunchShape> GpuActivityTable::kernelShape(size_t row) const
 {
-    const uint32_t detail = m_detail[row];
+    const uint32_t detail = m_rows[row].detail;
     if (detail == kNoDetail || (detail & kCopyBit))
         return std::nullopt;
     return m_kernels[detail];
@@ -167,25 +150,23 @@ std::optional<KernelLaunchShape> GpuActivityTable::kernelShape(size_t row) const
 
 std::optional<uint64_t> GpuActivityTable::copyBytes(size_t row) const
 {
-    const uint32_t detail = m_detail[row];
+    const uint32_t detail = m_rows[row].detail;
     if (detail == kNoDetail || !(detail & kCopyBit))
         return std::nullopt;
-    return m_copyBytes[detail & ~kCopyBit];
+    return m_copies[detail & ~kCopyBit].bytes;
 }
 
 CopyKind GpuActivityTable::copyKind(size_t row) const
 {
-    const uint32_t detail = m_detail[row];
+    const uint32_t detail = m_rows[row].detail;
     if (detail == kNoDetail || !(detail & kCopyBit))
         return CopyKind::Unknown;
-    return CopyKind(m_copyKind[detail & ~kCopyBit]);
+    return m_copies[detail & ~kCopyBit].kind;
 }
 
 size_t GpuActivityTable::residentBytes() const
 {
-    return m_event.capacity() * 4 + m_correlation.capacity() * 8 + m_context.capacity() * 4 +
-           m_detail.capacity() * 4 + m_kernels.capacity() * sizeof(KernelLaunchShape) +
-           m_copyBytes.capacity() * 8 + m_copyKind.capacity();
+    return m_rows.residentBytes() + m_kernels.capacity() * sizeof(KernelLaunchShape) + m_copies.residentBytes();
 }
 
 } // namespace spanscope::model

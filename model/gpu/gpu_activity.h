@@ -5,7 +5,7 @@
 // rest, one row per activity, so CPU-only captures pay nothing. Immutable once the capture
 // is published; any thread may read.
 
-#include "../column.h"
+#include "../chunked_array.h"
 #include "../string_table.h"
 
 #include <cstdint>
@@ -37,7 +37,9 @@ struct KernelLaunchShape
 };
 
 // One row per activity, ordered by event index (rows are added in any order and sorted by
-// finish()). Kernel shape and copy size live in sub-tables addressed by `detail`.
+// finish()). Kernel shape and copy size live in sub-tables addressed by `detail`. Kept in
+// chunks that copies share (ChunkedArray): a live stream's next snapshot copies the table
+// and update()s it, rewriting only the rows from the first that changes.
 class GpuActivityTable
 {
 public:
@@ -48,31 +50,41 @@ public:
     void addCopy(uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes, CopyKind kind);
     void addOther(uint32_t event, uint64_t correlation, uint32_t context);
 
-    // Filling by row instead, in any order, when the rows' order is known ahead (a live
-    // update places millions of kernels in arrival order, each in its event's row): room
-    // for `activities` rows and `copies` copies, then every row set once. Kernel shapes
-    // are a table of their own, which kernels name by index (a job launches millions of
-    // kernels with a few shapes).
-    void resize(size_t activities, size_t copies);
-    void setKernelShapes(std::vector<KernelLaunchShape> shapes) { m_kernels = std::move(shapes); }
-    void setKernel(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t shape);
-    void setCopy(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint64_t bytes, CopyKind kind);
-    void setOther(size_t row, uint32_t event, uint64_t correlation, uint32_t context);
-
     // Sorts rows by event and maps event indices through `newIndexOf` (old -> new) when
     // given: importers add activities before they lay the events out, and moving a
     // finished table's events calls it again. A row whose event maps to UINT32_MAX or
     // past its size (an event left out) is left out.
     void finish(const std::vector<uint32_t>* newIndexOf = nullptr);
 
-    size_t size() const { return m_event.size(); }
-    bool empty() const { return m_event.empty(); }
+    // For a live stream's tables: kernels name their shape by its row in a table of
+    // shapes (a job launches millions of kernels with a few shapes), set whole; an
+    // activity to add (update()) says what it is.
+    void setKernelShapes(std::vector<KernelLaunchShape> shapes) { m_kernels = std::move(shapes); }
+    struct Activity
+    {
+        uint32_t event = 0;
+        uint64_t correlation = 0;
+        uint32_t context = 0;
+        uint32_t shape = kNoDetail; // a kernel: its row in the kernel shapes
+        bool copy = false;          // a copy: its bytes and direction
+        uint64_t bytes = 0;
+        CopyKind copyKind = CopyKind::Unknown;
+    };
+    // A finished table changed in place: the rows of the events `removed` are left out and
+    // `added` put in (neither need be sorted; an added event is in no row left). O((rows
+    // from the first one changed) + changes log changes); the rows before it stay shared
+    // with the copies of the table. A copy left out leaves its bytes behind in the copies'
+    // sub-table (no row names them).
+    void update(std::vector<uint32_t> removed, std::vector<Activity> added);
+
+    size_t size() const { return m_rows.size(); }
+    bool empty() const { return m_rows.empty(); }
     // Row of an event, or -1 when it is not a GPU activity. O(log n).
     int64_t rowOf(uint32_t event) const;
 
-    uint32_t event(size_t row) const { return m_event[row]; }
-    uint64_t correlation(size_t row) const { return m_correlation[row]; } // 0 = none
-    uint32_t context(size_t row) const { return m_context[row]; }
+    uint32_t event(size_t row) const { return m_rows[row].event; }
+    uint64_t correlation(size_t row) const { return m_rows[row].correlation; } // 0 = none
+    uint32_t context(size_t row) const { return m_rows[row].context; }
     std::optional<KernelLaunchShape> kernelShape(size_t row) const;
     std::optional<uint64_t> copyBytes(size_t row) const;
     CopyKind copyKind(size_t row) const;
@@ -80,18 +92,24 @@ public:
     size_t residentBytes() const;
 
 private:
-    void add(uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail);
-    void set(size_t row, uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail);
-
-    Column<uint32_t> m_event;
-    Column<uint64_t> m_correlation;
-    Column<uint32_t> m_context;
-    // Row in m_kernels, or with kCopyBit set in the copy columns; kNoDetail for neither.
-    Column<uint32_t> m_detail;
+    struct Row
+    {
+        uint64_t correlation = 0;
+        uint32_t event = 0, context = 0;
+        // Row in m_kernels, or with kCopyBit set in m_copies; kNoDetail for neither.
+        uint32_t detail = kNoDetail;
+    };
+    struct Copy
+    {
+        uint64_t bytes = 0;
+        CopyKind kind = CopyKind::Unknown;
+    };
     static constexpr uint32_t kCopyBit = 0x80000000u;
+    void add(uint32_t event, uint64_t correlation, uint32_t context, uint32_t detail);
+
+    ChunkedArray<Row, 16384> m_rows;
     std::vector<KernelLaunchShape> m_kernels;
-    Column<uint64_t> m_copyBytes;
-    Column<uint8_t> m_copyKind;
+    ChunkedArray<Copy, 16384> m_copies;
 };
 
 // A GPU as the source describes it; -1 / empty where it says nothing.

@@ -3,8 +3,9 @@
 // table is kept with its layout memo from one snapshot to the next, each taking in only the
 // API calls that arrived since (NvtxAssembler::addGpuTables): built afresh for every
 // snapshot, it cost a pass over every piece of work and every API call of the job per
-// update. Open addressing, 12 bytes per slot, at most 3/4 of the slots used (doubled when
-// more would be). One thread.
+// update. It also keeps, per id, the last piece of work that named it, for finding the work
+// whose launch changes when a better call for its id comes. Open addressing, 16 bytes per
+// slot, at most 3/4 of the slots used (doubled when more would be). One thread.
 
 #include "../column.h"
 
@@ -27,38 +28,66 @@ public:
     // do, the work is a runtime call's (the one the program made; a driver call inside it
     // shares the id): the first runtime call offered; without one, the first call offered.
     // Calls are offered in the order they arrived. 0 is CUPTI's "none": never kept.
-    void offer(uint32_t correlation, uint32_t call, bool runtime)
+    // Returns whether the id's launch changed while some work already named it (that
+    // work's launch flows change).
+    bool offer(uint32_t correlation, uint32_t call, bool runtime)
     {
         if (correlation == 0)
-            return;
-        if (4 * (m_used + 1) > 3 * m_slots.size())
-            grow();
-        Slot& slot = m_slots[indexOf(correlation)];
-        if (slot.correlation == 0) {
-            slot = {correlation, call, runtime};
-            ++m_used;
-        } else if (runtime && !slot.runtime) {
-            slot.call = call;
-            slot.runtime = true;
-        }
+            return false;
+        Slot& slot = slotOf(correlation);
+        if (slot.call != kNone && (!runtime || slot.runtime))
+            return false;
+        slot.call = call;
+        slot.runtime = runtime;
+        return slot.lastWork != kNone;
+    }
+
+    // Work `work` (its index in the stream's work) names `correlation`; returns the work
+    // that named it last before (kNone: none), for the caller to chain them.
+    uint32_t addWork(uint32_t correlation, uint32_t work)
+    {
+        if (correlation == 0)
+            return kNone;
+        Slot& slot = slotOf(correlation);
+        const uint32_t before = slot.lastWork;
+        slot.lastWork = work;
+        return before;
     }
 
     // The call that launched `correlation`'s work, or kNone.
-    uint32_t find(uint32_t correlation) const
-    {
-        if (correlation == 0 || m_slots.empty())
-            return kNone;
-        const Slot& slot = m_slots[indexOf(correlation)];
-        return slot.correlation == correlation ? slot.call : kNone;
-    }
+    uint32_t find(uint32_t correlation) const { return found(correlation).call; }
+    // The last work that named `correlation`, or kNone.
+    uint32_t lastWork(uint32_t correlation) const { return found(correlation).lastWork; }
 
 private:
     struct Slot
     {
         uint32_t correlation = 0; // 0: empty
         uint32_t call = kNone;
+        uint32_t lastWork = kNone;
         bool runtime = false;
     };
+
+    const Slot& found(uint32_t correlation) const
+    {
+        static constexpr Slot kMissing{};
+        if (correlation == 0 || m_slots.empty())
+            return kMissing;
+        const Slot& slot = m_slots[indexOf(correlation)];
+        return slot.correlation == correlation ? slot : kMissing;
+    }
+    // The slot of `correlation`, added if new.
+    Slot& slotOf(uint32_t correlation)
+    {
+        if (4 * (m_used + 1) > 3 * m_slots.size())
+            grow();
+        Slot& slot = m_slots[indexOf(correlation)];
+        if (slot.correlation == 0) {
+            slot.correlation = correlation;
+            ++m_used;
+        }
+        return slot;
+    }
 
     // The slot holding `correlation`, or the empty one where it would go.
     size_t indexOf(uint32_t correlation) const

@@ -214,14 +214,20 @@ public:
             std::vector<uint32_t> appended; // the calls of the events appended, in order
         };
         AppendScratch scratch;
-        // Which API call launched each correlation id's work, for the API calls among the
-        // first `work` of m_gpuWork (any later state of the assembler goes on from it).
-        struct Launches
+        // The GPU tables of the memo's snapshot, taking in the first `work` of m_gpuWork:
+        // the next snapshot laid out from the memo updates them with what changed
+        // (nvtx_assembler_gpu.cpp).
+        struct GpuTables
         {
-            LaunchTable table;
+            // Which API call launched each correlation id's work, and the last work naming it.
+            LaunchTable launches;
+            // Per piece of work: the one before it naming the same id (LaunchTable::kNone: none).
+            Column<uint32_t> previousWork;
             uint64_t work = 0;
+            GpuActivityTable activities; // shares its chunks with the snapshot's
+            FlowTable flows;
         };
-        Launches launches;
+        GpuTables gpu;
     };
 
     // The capture as of now: ranges still open are closed at the last timestamp seen and
@@ -311,12 +317,12 @@ private:
     CountedAllocations& countedFor(uint32_t thread);
     void addAllocationTables(Capture& c) const;
     // GPU work's activity rows, launch flows, devices, GPU memory, and the GPU time of CPU
-    // calls; `order`: event -> call, `eventOf`: call -> event. `firstGpuRow`: the first row
-    // of GPU work (every row from there on holds calls without a CPU thread). `launches`:
-    // what the API calls before the first of m_gpuWork[launches.work...] launched; brought
-    // up to date.
+    // calls; `order`: event -> call, `eventOf`: call -> event. `tables`: those of an earlier
+    // snapshot whose layout this one's was appended to, `moved` saying where the calls that
+    // moved were then (event then, event now); or fresh ones, `moved` empty. Brought up to
+    // date: O(work arrived + changes + table rows after the first changed).
     void addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                      size_t firstGpuRow, LayoutMemo::Launches& launches) const;
+                      const std::vector<std::pair<uint32_t, uint32_t>>& moved, LayoutMemo::GpuTables& tables) const;
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);

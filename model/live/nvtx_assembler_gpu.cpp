@@ -12,44 +12,13 @@
 #include <array>
 #include <bit>
 #include <tuple>
+#include <unordered_map>
 
 namespace spanscope::model::live {
 
 using namespace protocol;
 
 namespace {
-
-// A bit per event; once countRanks() has run, rank(e) counts the bits set before event e.
-class EventBits
-{
-public:
-    explicit EventBits(size_t events) : m_words((events + 63) / 64, 0) {}
-    // Sets the bits of events [begin, end).
-    void set(uint64_t begin, uint64_t end)
-    {
-        for (uint64_t e = begin; e < end && e / 64 < m_words.size();) {
-            const uint64_t bit = e % 64, count = std::min<uint64_t>(64 - bit, end - e);
-            m_words[e / 64] |= (count == 64 ? ~uint64_t(0) : ((uint64_t(1) << count) - 1)) << bit;
-            e += count;
-        }
-    }
-    bool test(uint64_t e) const { return e / 64 < m_words.size() && (m_words[e / 64] >> (e % 64)) & 1; }
-    void countRanks()
-    {
-        m_before.assign(m_words.size() + 1, 0);
-        for (size_t w = 0; w < m_words.size(); ++w)
-            m_before[w + 1] = m_before[w] + uint64_t(std::popcount(m_words[w]));
-    }
-    uint64_t ones() const { return m_before.back(); }
-    uint64_t rank(uint64_t e) const
-    {
-        return m_before[e / 64] + uint64_t(std::popcount(m_words[e / 64] & ((uint64_t(1) << (e % 64)) - 1)));
-    }
-
-private:
-    std::vector<uint64_t> m_words;
-    std::vector<uint64_t> m_before; // bits set in the words before each
-};
 
 int64_t clampNs(int64_t ns)
 {
@@ -370,104 +339,123 @@ Track NvtxAssembler::gpuTrack(Capture& c, const TrackOwner& owner) const
 }
 
 void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                                 size_t firstGpuRow, LayoutMemo::Launches& launches) const
+                                 const std::vector<std::pair<uint32_t, uint32_t>>& moved,
+                                 LayoutMemo::GpuTables& tables) const
 {
     if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
         return;
     auto& e = c.events;
-    // GPU work is read in arrival order, never through its events: the calls of the GPU
-    // rows are spread over the call table (48 bytes each), and reading each one's through
-    // the layout cost a cache miss per kernel (a fifth of a CUDA job's update). The work's
-    // events (eventOf, 4 bytes per call) ascend with it nearly everywhere. Every call of
-    // the GPU rows (the last rows) is some work's, and only those are: which events they
-    // hold is a bit per event (their spans may lie anywhere among the CPU rows' once rows
-    // grow by appending).
-    const size_t events = order.size();
-    EventBits gpuRowEvents(events);
-    for (size_t r = firstGpuRow; r < c.rows.size(); ++r)
-        for (const EventSpan& span : c.rowEvents(uint32_t(r)).spans())
-            gpuRowEvents.set(span.begin, span.end);
-    auto gpuEventOf = [&](const GpuWork& w) -> std::optional<uint32_t> {
-        const uint32_t event = eventOf[w.call];
-        return gpuRowEvents.test(event) ? std::optional<uint32_t>(event) : std::nullopt;
-    };
-    // The activity table is in event order: each activity's row is the number of
-    // activities before its event. This pass flags them; counted below, then rows are
-    // placed in arrival order.
     auto isActivity = [](GpuWorkKind kind) {
         return kind == GpuWorkKind::Kernel || kind == GpuWorkKind::Memcpy || kind == GpuWorkKind::Memset;
     };
-    EventBits activities(events);
-    for (const GpuWork& w : m_gpuWork) {
-        const auto event = gpuEventOf(w);
-        if (!event)
-            continue;
-        if (isActivity(w.kind))
-            activities.set(*event, *event + 1);
-    }
-
-    // Launches: correlation id -> the API call that launched its work, taking in the API
-    // calls that arrived since the table was last brought up to date.
-    for (size_t w = launches.work; w < m_gpuWork.size(); ++w)
-        if (const GpuWork& work = m_gpuWork[w]; work.kind == GpuWorkKind::Api)
-            launches.table.offer(work.correlation, work.call, work.detail == uint32_t(CudaApiKind::Runtime));
-    launches.work = m_gpuWork.size();
-    auto launchEventOf = [&](uint32_t correlation) {
-        const uint32_t call = launches.table.find(correlation);
-        return call == LaunchTable::kNone ? LaunchTable::kNone : eventOf[call];
+    // What changes in the tables of the memo's snapshot (none where they are fresh): rows of
+    // activities that moved, and launch flows of work that moved, whose launching call
+    // moved, or whose id's launch changed (ended at the work's event then: `oldEvent`).
+    std::vector<uint32_t> removedActivities;
+    std::vector<GpuActivityTable::Activity> addedActivities;
+    std::vector<FlowTable::Flow> removedFlows, addedFlows;
+    std::vector<std::pair<uint32_t, uint32_t>> flowsChanged; // (work, its event then)
+    auto activity = [&](const GpuWork& w, uint32_t event) {
+        GpuActivityTable::Activity a;
+        a.event = event;
+        a.correlation = w.correlation;
+        a.context = w.context;
+        if (w.kind == GpuWorkKind::Kernel)
+            a.shape = w.detail;
+        if (w.kind == GpuWorkKind::Memcpy) {
+            a.copy = true;
+            std::tie(a.bytes, a.copyKind) = m_copies[w.detail];
+        }
+        return a;
     };
-    size_t copies = 0;
-    bool windows = false;
-    for (const GpuWork& w : m_gpuWork) {
-        copies += w.kind == GpuWorkKind::Memcpy;
-        windows |= w.kind == GpuWorkKind::Window;
-    }
-    if (windows)
-        e.args.resize(e.size(), ArgsRef::kNone);
-    activities.countRanks();
-    c.gpuActivities.resize(activities.ones(), copies);
-    std::vector<KernelLaunchShape> shapes;
-    shapes.reserve(m_kernelShapes.size());
-    for (const KernelLaunchShape& shape : m_kernelShapes)
-        shapes.push_back(shape);
-    c.gpuActivities.setKernelShapes(std::move(shapes));
-    for (const GpuWork& w : m_gpuWork) {
-        const auto event = gpuEventOf(w);
-        if (!event)
+    auto launchFlow = [&](const GpuWork& w) {
+        if (const uint32_t launch = tables.launches.find(w.correlation); launch != LaunchTable::kNone)
+            addedFlows.push_back({eventOf[launch], eventOf[w.call], FlowKind::Launch});
+    };
+    // The work taken in before that names `correlation` (newest first).
+    auto workNaming = [&](uint32_t correlation, auto visit) {
+        for (uint32_t w = tables.launches.lastWork(correlation); w != LaunchTable::kNone; w = tables.previousWork[w])
+            if (w < tables.work)
+                visit(w);
+    };
+    std::unordered_map<uint32_t, uint32_t> eventThen; // call -> its event in the memo's snapshot, where it moved
+    for (const auto& [before, now] : moved) {
+        const uint32_t call = order[now];
+        eventThen.emplace(call, before);
+        const Call& moving = m_calls[call];
+        if (moving.gpu == kNotCuda)
             continue;
-        const size_t row = activities.rank(*event);
-        switch (w.kind) {
-        case GpuWorkKind::Kernel:
-            c.gpuActivities.setKernel(row, *event, w.correlation, w.context, w.detail);
-            break;
-        case GpuWorkKind::Memcpy:
-            c.gpuActivities.setCopy(row, *event, w.correlation, w.context, m_copies[w.detail].first,
-                                    m_copies[w.detail].second);
-            break;
-        case GpuWorkKind::Memset:
-            c.gpuActivities.setOther(row, *event, w.correlation, w.context);
-            break;
-        case GpuWorkKind::Window: {
+        const GpuWork& w = m_gpuWork[moving.gpu];
+        if (moving.thread == kNoThread && isActivity(w.kind)) {
+            removedActivities.push_back(before);
+            addedActivities.push_back(activity(w, now));
+            flowsChanged.emplace_back(moving.gpu, before);
+        } else if (w.kind == GpuWorkKind::Api && tables.launches.find(w.correlation) == call) {
+            workNaming(w.correlation, [&](uint32_t work) { flowsChanged.emplace_back(work, UINT32_MAX); });
+        }
+    }
+    // The API calls that arrived since, in arrival order; then the work (its launch is then
+    // the one the table settles on).
+    std::vector<uint32_t> relaunched; // ids whose launch changed
+    for (size_t w = tables.work; w < m_gpuWork.size(); ++w)
+        if (const GpuWork& work = m_gpuWork[w]; work.kind == GpuWorkKind::Api)
+            if (tables.launches.offer(work.correlation, work.call, work.detail == uint32_t(CudaApiKind::Runtime)))
+                relaunched.push_back(work.correlation);
+    for (const uint32_t correlation : relaunched)
+        workNaming(correlation, [&](uint32_t work) { flowsChanged.emplace_back(work, UINT32_MAX); });
+    // Each piece of work's flow changes once: where it moved, from its event then.
+    std::sort(flowsChanged.begin(), flowsChanged.end());
+    for (size_t i = 0; i < flowsChanged.size(); ++i) {
+        const auto [work, then] = flowsChanged[i];
+        if (i > 0 && flowsChanged[i - 1].first == work)
+            continue;
+        const GpuWork& w = m_gpuWork[work];
+        uint32_t before = then;
+        if (before == UINT32_MAX) {
+            const auto it = eventThen.find(w.call);
+            before = it == eventThen.end() ? eventOf[w.call] : it->second;
+        }
+        for (const size_t row : tables.flows.incoming(before))
+            if (tables.flows.kind(row) == FlowKind::Launch)
+                removedFlows.push_back({tables.flows.from(row), before, FlowKind::Launch});
+        launchFlow(w);
+    }
+    // The work that arrived since.
+    tables.previousWork.resize(m_gpuWork.size(), LaunchTable::kNone);
+    for (size_t i = tables.work; i < m_gpuWork.size(); ++i) {
+        const GpuWork& w = m_gpuWork[i];
+        if (!isActivity(w.kind))
+            continue;
+        tables.previousWork[i] = tables.launches.addWork(w.correlation, uint32_t(i));
+        addedActivities.push_back(activity(w, eventOf[w.call]));
+        launchFlow(w);
+    }
+    tables.work = m_gpuWork.size();
+    std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());
+    tables.activities.setKernelShapes(std::move(shapes));
+    tables.activities.update(std::move(removedActivities), std::move(addedActivities));
+    tables.flows.update(std::move(removedFlows), std::move(addedFlows));
+    c.gpuActivities = tables.activities; // shares its chunks
+    c.flows = tables.flows;
+
+    // Device windows: their host times as args.
+    if (!m_windowHostTimes.empty()) {
+        e.args.resize(e.size(), ArgsRef::kNone);
+        for (const GpuWork& w : m_gpuWork) {
+            if (w.kind != GpuWorkKind::Window)
+                continue;
             const auto [hostStart, hostEnd] = m_windowHostTimes[w.detail];
             const Call& call = m_calls[w.call];
-            e.args[*event] = c.args
-                                 .append("{\"host_start_ns\": " + std::to_string(hostStart) + ", \"host_end_ns\": "
-                                         + std::to_string(hostEnd) + ", \"host_ns\": "
-                                         + std::to_string(subtractSaturating(hostEnd, hostStart)) + ", \"device_ns\": "
-                                         + std::to_string(subtractSaturating(call.end, call.start)) + "}")
-                                 .packed;
-            continue;
+            e.args[eventOf[w.call]] = c.args
+                                          .append("{\"host_start_ns\": " + std::to_string(hostStart) + ", \"host_end_ns\": "
+                                                  + std::to_string(hostEnd) + ", \"host_ns\": "
+                                                  + std::to_string(subtractSaturating(hostEnd, hostStart))
+                                                  + ", \"device_ns\": "
+                                                  + std::to_string(subtractSaturating(call.end, call.start)) + "}")
+                                          .packed;
         }
-        default:
-            continue;
-        }
-        if (const uint32_t launch = launchEventOf(w.correlation); launch != LaunchTable::kNone)
-            c.flows.add(launch, *event, FlowKind::Launch);
-    }
-    c.gpuActivities.finish();
-    c.flows.finish();
-    if (windows)
         c.args.seal();
+    }
 
     for (const auto& [id, device] : m_cudaDevices) {
         DeviceInfo info;
@@ -503,8 +491,8 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         };
         std::map<int32_t, std::pair<CounterSeries, int64_t>> inUse; // device -> (series, bytes)
         for (const GpuMemoryEvent& m : memory) {
-            const uint32_t launch = launchEventOf(m.correlation);
-            const TrackId track = launch != LaunchTable::kNone ? TrackId{e.track[launch]} : deviceTrack(m.device);
+            const uint32_t launch = tables.launches.find(m.correlation);
+            const TrackId track = launch != LaunchTable::kNone ? TrackId{e.track[eventOf[launch]]} : deviceTrack(m.device);
             c.allocations.add(m.time, track, m.address, m.bytes, m.device);
             auto& [series, bytes] = inUse[m.device];
             bytes = std::max<int64_t>(0, addSaturating(bytes, m.bytes));

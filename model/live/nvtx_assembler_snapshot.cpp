@@ -159,9 +159,9 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
 
     // Lay out: rows per region (ascending; GPU work, which has no CPU thread, after every
     // CPU call), calls by (start asc, end desc) within a row, ties in arrival order.
-    // Whether the memo's launches describe an earlier state of these calls (checked before
+    // Whether the memo's GPU tables describe an earlier state of these calls (checked before
     // the layout replaces what canRelayout() reads).
-    const bool launchesKept = memo && canRelayout(*memo) && memo->launches.work <= m_gpuWork.size();
+    const bool gpuTablesKept = memo && canRelayout(*memo) && memo->gpu.work <= m_gpuWork.size();
     Layout layout = this->layout(last, memo);
     const Column<uint32_t>& order = *layout.order;
     const size_t n = m_calls.size();
@@ -385,7 +385,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // A row per bucket that holds calls, in bucket order: CPU rows, then GPU rows.
     const auto regions = uint32_t(m_regionNames.size());
     const size_t buckets = layout.callsBefore.size() - 1;
-    size_t rowCount = 0, firstGpuRow = SIZE_MAX;
+    size_t rowCount = 0;
     for (size_t bucket = 0; bucket < buckets; ++bucket)
         rowCount += layout.spanBegin[bucket + 1] != layout.spanBegin[bucket];
     c.rows.reserve(rowCount);
@@ -394,8 +394,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         const uint64_t spanCount = layout.spanBegin[bucket + 1] - firstSpan;
         if (spanCount == 0)
             continue;
-        if (bucket >= regions && firstGpuRow == SIZE_MAX)
-            firstGpuRow = c.rows.size();
         RegionRow row;
         row.region = uint32_t(bucket % regions);
         row.firstEvent = layout.spans[firstSpan].begin;
@@ -408,8 +406,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         }
         c.rows.push_back(row);
     }
-    if (firstGpuRow == SIZE_MAX)
-        firstGpuRow = c.rows.size();
     c.rowExclusive.assign(c.rows.size(), -1);
     finishNestingOrder(c, nesting); // before the GPU tables: the GPU time of CPU calls reads the lists
     auto committed = addRowDurations(c, layout, memo, eventOf);
@@ -445,15 +441,16 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         next.regionNames = std::move(names);
         next.lists = std::move(nesting.stores);
         next.scratch = std::move(memo->scratch);
-        next.launches = std::move(memo->launches);
+        next.gpu = std::move(memo->gpu);
         *memo = std::move(next);
     }
-    // Launches go on from the memo's where it describes an earlier state of these calls
-    // (the table is filled afresh otherwise), and are kept in the memo that replaces it.
-    LayoutMemo::Launches freshLaunches;
-    LayoutMemo::Launches& launches = memoReplaced ? memo->launches : freshLaunches;
-    if (memoReplaced && !launchesKept)
-        launches = {};
+    // The GPU tables go on from the memo's where this layout was appended to its snapshot's
+    // (made afresh otherwise), and are kept in the memo that replaces it.
+    LayoutMemo::GpuTables freshGpu;
+    LayoutMemo::GpuTables& gpu = memoReplaced ? memo->gpu : freshGpu;
+    const bool gpuKept = gpuTablesKept && eventOfKept;
+    if (memoReplaced && !gpuKept)
+        gpu = {};
 
     for (const auto& mark : m_marks)
         c.nvtx.marks.push_back({mark.time, int64_t(mark.thread), mark.domain, mark.category,
@@ -463,6 +460,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.regionKinds = m_regionKinds;
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
+    addGpuTables(c, order, eventOf, gpuKept ? moved : std::vector<std::pair<uint32_t, uint32_t>>{}, gpu);
     if (!c.nestingOrder.empty() && layoutSerial) {
         c.nestingOrder.openEnd = last;
         c.nestingOrder.layoutSerial = layoutSerial;
@@ -470,7 +468,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.nestingOrder.moved = std::move(moved);
         c.nestingOrder.carrySlot = carrySlot;
     }
-    addGpuTables(c, order, eventOf, firstGpuRow, launches);
     if (m_sawAllocations)
         addAllocationTables(c);
 

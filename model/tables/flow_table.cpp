@@ -1,7 +1,7 @@
 #include "flow_table.h"
 
 #include <algorithm>
-#include <numeric>
+#include <tuple>
 
 namespace spanscope::model {
 
@@ -18,92 +18,125 @@ const char* flowKindName(FlowKind kind)
     return "user";
 }
 
+namespace {
+
+bool byEnds(const FlowTable::Flow& a, const FlowTable::Flow& b)
+{
+    return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+}
+
+} // namespace
+
 void FlowTable::add(uint32_t from, uint32_t to, FlowKind kind)
 {
-    m_from.push_back(from);
-    m_to.push_back(to);
-    m_kind.push_back(uint8_t(kind));
+    m_rows.push_back({from, to, kind});
 }
 
 void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
 {
+    std::vector<Flow> rows = m_rows.values();
     if (newIndexOf) {
         auto map = [&](uint32_t e) { return e < newIndexOf->size() ? (*newIndexOf)[e] : UINT32_MAX; };
         size_t kept = 0;
-        for (size_t i = 0; i < m_from.size(); ++i) {
-            const uint32_t from = map(m_from[i]), to = map(m_to[i]);
-            if (from == UINT32_MAX || to == UINT32_MAX)
-                continue; // an end left out: the flow goes with it
-            m_from[kept] = from;
-            m_to[kept] = to;
-            m_kind[kept++] = m_kind[i];
+        for (const Flow& flow : rows) {
+            const uint32_t from = map(flow.from), to = map(flow.to);
+            if (from != UINT32_MAX && to != UINT32_MAX) // else an end left out: the flow goes with it
+                rows[kept++] = {from, to, flow.kind};
         }
-        m_from.resize(kept);
-        m_to.resize(kept);
-        m_kind.resize(kept);
+        rows.resize(kept);
     }
-    const size_t n = m_from.size();
-    // Sorted by (from, to), ties in the order added; then the rows by `to`, ties by row.
-    // Each sort runs over keys made once (a CUDA job's live update sorts millions of launch
-    // flows: comparisons that read the columns through row numbers missed the cache).
-    Column<std::pair<uint64_t, uint32_t>> keyed(n);
-    for (size_t i = 0; i < n; ++i)
-        keyed[i] = {(uint64_t(m_from[i]) << 32) | m_to[i], uint32_t(i)};
-    if (!std::is_sorted(keyed.begin(), keyed.end())) {
-        std::sort(keyed.begin(), keyed.end());
-        const Column<uint8_t> kind = m_kind;
-        for (size_t i = 0; i < n; ++i) {
-            m_from[i] = uint32_t(keyed[i].first >> 32);
-            m_to[i] = uint32_t(keyed[i].first);
-            m_kind[i] = kind[keyed[i].second];
-        }
+    // Sorted by (from, to), ties in the order added.
+    if (!std::is_sorted(rows.begin(), rows.end(), byEnds))
+        std::stable_sort(rows.begin(), rows.end(), byEnds);
+    m_rows = {};
+    m_byTo = {};
+    update({}, std::move(rows));
+}
+
+void FlowTable::update(std::vector<Flow> removed, std::vector<Flow> added)
+{
+    std::sort(removed.begin(), removed.end(), byEnds);
+    if (!std::is_sorted(added.begin(), added.end(), byEnds))
+        std::stable_sort(added.begin(), added.end(), byEnds);
+    // Keys (to, from) of both, sorted: a key made once per flow, not read through rows.
+    auto byTo = [](const std::vector<Flow>& flows) {
+        std::vector<uint64_t> keys;
+        keys.reserve(flows.size());
+        for (const Flow& flow : flows)
+            keys.push_back(key(flow.to, flow.from));
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    };
+    updateSorted(m_byTo, byTo(removed), byTo(added), std::less<>(), std::equal_to<>());
+    updateSorted(m_rows, removed, added, byEnds, std::equal_to<>());
+}
+
+size_t FlowTable::lowerBound(uint64_t fromTo) const
+{
+    size_t low = 0, high = m_rows.size();
+    while (low < high) {
+        const size_t mid = low + (high - low) / 2;
+        if (key(m_rows[mid].from, m_rows[mid].to) < fromTo)
+            low = mid + 1;
+        else
+            high = mid;
     }
-    m_from.shrink_to_fit(); // grown by push_back: give back what doubling reserved
-    m_to.shrink_to_fit();
-    m_kind.shrink_to_fit();
-    Column<uint64_t> byTo(n); // (to, row)
-    for (size_t i = 0; i < n; ++i)
-        byTo[i] = (uint64_t(m_to[i]) << 32) | i;
-    if (!std::is_sorted(byTo.begin(), byTo.end()))
-        std::sort(byTo.begin(), byTo.end());
-    m_byTo.resize(n);
-    for (size_t i = 0; i < n; ++i)
-        m_byTo[i] = uint32_t(byTo[i]);
+    return low;
 }
 
 std::vector<size_t> FlowTable::outgoing(uint32_t event) const
 {
     const auto [first, last] = leavingRange(event, event);
-    std::vector<size_t> rows(last - first);
-    std::iota(rows.begin(), rows.end(), first);
+    std::vector<size_t> rows;
+    for (size_t row = first; row < last; ++row)
+        rows.push_back(row);
     return rows;
 }
 
 std::vector<size_t> FlowTable::incoming(uint32_t event) const
 {
-    const auto first = std::partition_point(m_byTo.begin(), m_byTo.end(),
-                                            [&](uint32_t row) { return m_to[row] < event; });
+    // The flows' (to, from) keys ending at `event`, each distinct one's rows found by its
+    // ends (rows of the same ends are together).
+    size_t low = 0, high = m_byTo.size();
+    while (low < high) {
+        const size_t mid = low + (high - low) / 2;
+        if (m_byTo[mid] < key(event, 0))
+            low = mid + 1;
+        else
+            high = mid;
+    }
     std::vector<size_t> rows;
-    for (auto it = first; it != m_byTo.end() && m_to[*it] == event; ++it)
-        rows.push_back(*it);
+    for (size_t k = low; k < m_byTo.size() && uint32_t(m_byTo[k] >> 32) == event; ++k) {
+        if (k > low && m_byTo[k] == m_byTo[k - 1])
+            continue;
+        const uint32_t from = uint32_t(m_byTo[k]);
+        for (size_t row = lowerBound(key(from, event)); row < m_rows.size() && m_rows[row].from == from
+                                                        && m_rows[row].to == event;
+             ++row)
+            rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end());
     return rows;
 }
 
 std::pair<size_t, size_t> FlowTable::leavingRange(uint32_t firstEvent, uint32_t lastEvent) const
 {
-    const auto first = std::lower_bound(m_from.begin(), m_from.end(), firstEvent);
-    const auto last = std::upper_bound(first, m_from.end(), lastEvent);
-    return {size_t(first - m_from.begin()), size_t(last - m_from.begin())};
+    const size_t first = lowerBound(key(firstEvent, 0));
+    const size_t last = lastEvent == UINT32_MAX ? m_rows.size() : lowerBound(key(lastEvent + 1, 0));
+    return {first, std::max(first, last)};
 }
 
 size_t FlowTable::count(FlowKind kind) const
 {
-    return size_t(std::count(m_kind.begin(), m_kind.end(), uint8_t(kind)));
+    size_t n = 0;
+    for (size_t row = 0; row < m_rows.size(); ++row)
+        n += m_rows[row].kind == kind;
+    return n;
 }
 
 size_t FlowTable::residentBytes() const
 {
-    return m_from.capacity() * 4 + m_to.capacity() * 4 + m_kind.capacity() + m_byTo.capacity() * 4;
+    return m_rows.residentBytes() + m_byTo.residentBytes();
 }
 
 } // namespace spanscope::model

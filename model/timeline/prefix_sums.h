@@ -5,7 +5,7 @@
 // only the last, partial one (0.5 MiB at most, into a pooled chunk already faulted in)
 // instead of 8 bytes per call (docs/live-updates.md, "The walk carried over").
 
-#include "chunked_array.h"
+#include "../chunked_array.h"
 
 #include <cstdint>
 

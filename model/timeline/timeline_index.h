@@ -14,7 +14,7 @@
 #include "../column.h"
 #include "../stats/nesting.h"
 #include "../stats/nesting_carry.h"
-#include "chunked_array.h"
+#include "../chunked_array.h"
 #include "prefix_sums.h"
 #include "timeline_lod.h"
 

@@ -12,7 +12,7 @@
 // the same storage; an update then costs what arrived, not a copy of every summary.
 
 #include "../capture.h"
-#include "chunked_array.h"
+#include "../chunked_array.h"
 
 #include <algorithm>
 #include <cstdint>

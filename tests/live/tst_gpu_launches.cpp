@@ -83,8 +83,8 @@ struct RecordedGpuWork
 
 // Empty when the capture's activity table holds exactly the kernels, copies and memsets
 // recorded (syncs not), in event order, each with its record's correlation, shape or bytes,
-// on its stream's track, and a Launch flow from its runtime call where one was recorded;
-// else the first difference.
+// on its stream's track, and a Launch flow from its runtime call (an event a row holds)
+// where one was recorded; else the first difference.
 QString activityDifference(const Capture& c, const RecordedGpuWork& recorded)
 {
     const auto& table = c.gpuActivities;
@@ -122,11 +122,17 @@ QString activityDifference(const Capture& c, const RecordedGpuWork& recorded)
         if (track.kind != TrackKind::GpuStream || track.stream != int64_t(work.stream) || track.sortKey != 0)
             return QString("row %1 (%2 at %3) is not on stream %4's track").arg(row).arg(work.kind).arg(it->first).arg(work.stream);
     }
+    std::vector<bool> held(e.size(), false); // events some row holds
+    for (const RegionRow& row : c.rows)
+        for (const uint64_t event : c.rowEvents(row))
+            held[event] = true;
     size_t flows = 0;
     for (size_t f = 0; f < c.flows.size(); ++f) {
         if (c.flows.kind(f) != FlowKind::Launch)
             continue;
         ++flows;
+        if (c.flows.from(f) >= e.size() || !held[c.flows.from(f)] || table.rowOf(c.flows.to(f)) < 0)
+            return QString("flow %1 goes from an event no row holds or to no activity").arg(f);
         const auto work = recorded.byStart.find(e.start[c.flows.to(f)]);
         const auto launch = work == recorded.byStart.end() ? recorded.launchStart.end()
                                                            : recorded.launchStart.find(work->second.correlation);
@@ -367,10 +373,11 @@ private slots:
 
     // A live job's kernels (five names, a few shapes and some of their own), copies,
     // memsets and syncs on three streams, reported out of order in blocks as CUPTI flushes
-    // them, some runtime calls a round late: every snapshot's activity table holds each with
-    // what its record said, in event order, and its launch flow from the runtime call of
-    // its id (the driver call's until the runtime call comes), laid out afresh or from the
-    // last snapshot's layout.
+    // them, some work and some API calls a round late: every snapshot's activity table
+    // holds each piece of work shown with what its record said, in event order, and its
+    // launch flow from the runtime call of its id (the driver call's until the runtime call
+    // comes, none until either does), laid out afresh or from the last snapshot's layout
+    // (whose tables it updates: work taken along to new events, launches that changed).
     void gpuActivitiesAreWhatWasRecorded()
     {
         using spanscope::protocol::CudaApiKind;
@@ -381,7 +388,7 @@ private slots:
         NvtxAssembler::LayoutMemo memo;
         uint32_t correlation = 0;
         int64_t t = 1000;
-        std::vector<std::function<void()>> late; // runtime calls held back a round
+        std::vector<std::function<void()>> late; // records held back a round
         for (int round = 0; round < 5; ++round) {
             for (const auto& record : late)
                 record();
@@ -393,8 +400,16 @@ private slots:
                 for (int call = 0; call < 4; ++call) {
                     const int64_t start = t + 10 + 100 * call;
                     const uint32_t id = ++correlation;
-                    f.cudaApi(tid, start + 1, start + 5, "cuLaunchKernel", CudaApiKind::Driver, id);
-                    if (round < 4 && random() % 8 == 0) {
+                    if (round % 2 == 0 && round < 4 && random() % 12 == 0) {
+                        // Both calls come in the next round, after the work: until then it
+                        // has no launch.
+                        late.push_back([&f, &recorded, tid, start, id] {
+                            f.cudaApi(tid, start + 1, start + 5, "cuLaunchKernel", CudaApiKind::Driver, id);
+                            f.cudaApi(tid, start, start + 8, "cudaLaunchKernel", CudaApiKind::Runtime, id);
+                            recorded.launchStart[id] = start;
+                        });
+                    } else if (f.cudaApi(tid, start + 1, start + 5, "cuLaunchKernel", CudaApiKind::Driver, id);
+                               round % 2 == 0 && round < 4 && random() % 8 == 0) {
                         // Its runtime call comes in the next round: until then the work is
                         // the driver call's.
                         recorded.launchStart[id] = start + 1;
@@ -414,27 +429,33 @@ private slots:
                         const int32_t grid = random() % 4 == 0 ? int32_t(1000 + id) : int32_t(1 + random() % 3);
                         const auto block = int32_t(32 << (random() % 3));
                         const std::string name = "k" + std::to_string(random() % 5);
-                        recorded.byStart[at] = {'k', id, grid, block, 0, stream};
-                        gpu.push_back([&f, at, stream, id, name, grid, block] {
+                        gpu.push_back([&f, &recorded, at, stream, id, name, grid, block] {
+                            recorded.byStart[at] = {'k', id, grid, block, 0, stream};
                             f.kernel(at, at + 500, stream, id, name, grid, block);
                         });
                         break;
                     }
                     case 2: {
                         const uint64_t bytes = 1 + random() % 100000;
-                        recorded.byStart[at] = {'c', id, 0, 0, bytes, stream};
-                        gpu.push_back([&f, at, stream, id, bytes] { f.copy(at, at + 300, stream, id, bytes); });
+                        gpu.push_back([&f, &recorded, at, stream, id, bytes] {
+                            recorded.byStart[at] = {'c', id, 0, 0, bytes, stream};
+                            f.copy(at, at + 300, stream, id, bytes);
+                        });
                         break;
                     }
                     case 3: {
                         const uint64_t bytes = 1 + random() % 100000;
-                        recorded.byStart[at] = {'m', id, 0, 0, bytes, stream};
-                        gpu.push_back([&f, at, stream, id, bytes] { f.memset(at, at + 200, stream, id, bytes); });
+                        gpu.push_back([&f, &recorded, at, stream, id, bytes] {
+                            recorded.byStart[at] = {'m', id, 0, 0, bytes, stream};
+                            f.memset(at, at + 200, stream, id, bytes);
+                        });
                         break;
                     }
                     default:
-                        recorded.byStart[at] = {'s', id, 0, 0, 0};
-                        gpu.push_back([&f, at, stream, id] { f.sync(at, at + 100, stream, id); });
+                        gpu.push_back([&f, &recorded, at, stream, id] {
+                            recorded.byStart[at] = {'s', id, 0, 0, 0};
+                            f.sync(at, at + 100, stream, id);
+                        });
                         break;
                     }
                 }
@@ -443,11 +464,19 @@ private slots:
             }
             // Work launched by nothing the job recorded.
             const int64_t orphan = 10'000'000 + int64_t(correlation + 1'000'000) * 1000 + round;
-            recorded.byStart[orphan] = {'k', 0, 2, 1, 0, 2};
-            gpu.push_back([&f, orphan] { f.kernel(orphan, orphan + 10, 2, 0, "k0", 2); });
+            gpu.push_back([&f, &recorded, orphan] {
+                recorded.byStart[orphan] = {'k', 0, 2, 1, 0, 2};
+                f.kernel(orphan, orphan + 10, 2, 0, "k0", 2);
+            });
             for (size_t block = 0; block < gpu.size(); block += 16) // each block in reverse
                 std::reverse(gpu.begin() + std::ptrdiff_t(block), gpu.begin() + std::ptrdiff_t(std::min(gpu.size(), block + 16)));
-            for (const auto& record : gpu)
+            // Some work comes a round late, starting before work already shown in its row:
+            // that work is taken along, to new events (API calls come late only in even
+            // rounds: in the odd rounds' snapshots work moves while its launches stay).
+            std::vector<std::function<void()>> now;
+            for (auto& record : gpu)
+                (round < 4 && random() % 6 == 0 ? late : now).push_back(std::move(record));
+            for (const auto& record : now)
                 record();
             const QString kept = activityDifference(*a.snapshot(&memo), recorded);
             QVERIFY2(kept.isEmpty(), qPrintable(QString("round %1, from the last layout: %2").arg(round).arg(kept)));

@@ -188,4 +188,52 @@ private:
     std::size_t m_size = 0;
 };
 
+// Rewrites `array`, sorted by `less`, from the first element that changes: leaves out one
+// element `same` as each of `removed` (those with none are ignored) and merges `added` in,
+// each after the elements it is not less than; `removed` and `added` sorted by `less`.
+// The elements before the first changed stay shared with the array's copies. O(elements
+// from there on + changes).
+template <typename T, std::size_t kLength, typename Less, typename Same>
+void updateSorted(ChunkedArray<T, kLength>& array, const std::vector<T>& removed, const std::vector<T>& added,
+                  Less less, Same same)
+{
+    auto lowerBound = [&](const T& value) {
+        std::size_t low = 0, high = array.size();
+        while (low < high) {
+            const std::size_t mid = low + (high - low) / 2;
+            if (less(array[mid], value))
+                low = mid + 1;
+            else
+                high = mid;
+        }
+        return low;
+    };
+    std::size_t first = array.size();
+    if (!removed.empty())
+        first = std::min(first, lowerBound(removed.front()));
+    if (!added.empty())
+        first = std::min(first, lowerBound(added.front()));
+    std::vector<T> tail;
+    tail.reserve(array.size() - first + added.size());
+    std::vector<bool> used(removed.size(), false);
+    std::size_t r = 0, a = 0;
+    for (std::size_t i = first; i < array.size(); ++i) {
+        const T value = array[i];
+        while (a < added.size() && less(added[a], value))
+            tail.push_back(added[a++]);
+        while (r < removed.size() && less(removed[r], value))
+            ++r; // below every element still to come: it matches none
+        bool left = false;
+        for (std::size_t k = r; k < removed.size() && !less(value, removed[k]) && !left; ++k)
+            if (!used[k] && same(removed[k], value))
+                used[k] = left = true;
+        if (!left)
+            tail.push_back(value);
+    }
+    tail.insert(tail.end(), added.begin() + std::ptrdiff_t(a), added.end());
+    array.truncate(first);
+    for (const T& value : tail)
+        array.push_back(value);
+}
+
 } // namespace spanscope::model
