@@ -15,6 +15,7 @@
 #include "tables/counted_allocations.h"
 #include "tables/counter_series.h"
 #include "tables/flow_table.h"
+#include "tables/flow_times.h"
 #include "tables/instant_table.h"
 #include "track.h"
 
@@ -290,6 +291,10 @@ struct Capture
     std::vector<DeviceInfo> devices;         // GPUs the source describes, by device id
     GpuActivityTable gpuActivities;          // kernels, copies, memsets: attributes by event
     FlowTable flows;                         // launch -> GPU work, fwd -> bwd, user flows
+    // The flows by the start of each end where the source keeps them (a live stream's
+    // snapshots): used while it holds as many flows as `flows`; else the timeline index
+    // makes them.
+    FlowTimes flowTimes;
     InstantTable instants;
     std::vector<CounterSeries> counters;     // one per Counter track
     AllocationTable allocations;

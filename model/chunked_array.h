@@ -192,10 +192,10 @@ private:
 // element `same` as each of `removed` (those with none are ignored) and merges `added` in,
 // each after the elements it is not less than; `removed` and `added` sorted by `less`.
 // The elements before the first changed stay shared with the array's copies. O(elements
-// from there on + changes).
+// from there on + changes). Returns the elements left out.
 template <typename T, std::size_t kLength, typename Less, typename Same>
-void updateSorted(ChunkedArray<T, kLength>& array, const std::vector<T>& removed, const std::vector<T>& added,
-                  Less less, Same same)
+std::vector<T> updateSorted(ChunkedArray<T, kLength>& array, const std::vector<T>& removed,
+                            const std::vector<T>& added, Less less, Same same)
 {
     auto lowerBound = [&](const T& value) {
         std::size_t low = 0, high = array.size();
@@ -213,7 +213,7 @@ void updateSorted(ChunkedArray<T, kLength>& array, const std::vector<T>& removed
         first = std::min(first, lowerBound(removed.front()));
     if (!added.empty())
         first = std::min(first, lowerBound(added.front()));
-    std::vector<T> tail;
+    std::vector<T> tail, left;
     tail.reserve(array.size() - first + added.size());
     std::vector<bool> used(removed.size(), false);
     std::size_t r = 0, a = 0;
@@ -223,17 +223,20 @@ void updateSorted(ChunkedArray<T, kLength>& array, const std::vector<T>& removed
             tail.push_back(added[a++]);
         while (r < removed.size() && less(removed[r], value))
             ++r; // below every element still to come: it matches none
-        bool left = false;
-        for (std::size_t k = r; k < removed.size() && !less(value, removed[k]) && !left; ++k)
+        bool leftOut = false;
+        for (std::size_t k = r; k < removed.size() && !less(value, removed[k]) && !leftOut; ++k)
             if (!used[k] && same(removed[k], value))
-                used[k] = left = true;
-        if (!left)
+                used[k] = leftOut = true;
+        if (leftOut)
+            left.push_back(value);
+        else
             tail.push_back(value);
     }
     tail.insert(tail.end(), added.begin() + std::ptrdiff_t(a), added.end());
     array.truncate(first);
     for (const T& value : tail)
         array.push_back(value);
+    return left;
 }
 
 } // namespace spanscope::model

@@ -226,6 +226,7 @@ public:
             uint64_t work = 0;
             GpuActivityTable activities; // shares its chunks with the snapshot's
             FlowTable flows;
+            FlowTimes flowTimes;
         };
         GpuTables gpu;
     };

@@ -434,9 +434,11 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());
     tables.activities.setKernelShapes(std::move(shapes));
     tables.activities.update(std::move(removedActivities), std::move(addedActivities));
-    tables.flows.update(std::move(removedFlows), std::move(addedFlows));
+    const auto left = tables.flows.update(std::move(removedFlows), addedFlows);
+    tables.flowTimes.update(left, addedFlows, [&](uint32_t event) { return e.start[event]; });
     c.gpuActivities = tables.activities; // shares its chunks
     c.flows = tables.flows;
+    c.flowTimes = tables.flowTimes;
 
     // Device windows: their host times as args.
     if (!m_windowHostTimes.empty()) {

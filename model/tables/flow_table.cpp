@@ -53,11 +53,13 @@ void FlowTable::finish(const std::vector<uint32_t>* newIndexOf)
     update({}, std::move(rows));
 }
 
-void FlowTable::update(std::vector<Flow> removed, std::vector<Flow> added)
+std::vector<FlowTable::Flow> FlowTable::update(std::vector<Flow> removed, std::vector<Flow> added)
 {
     std::sort(removed.begin(), removed.end(), byEnds);
     if (!std::is_sorted(added.begin(), added.end(), byEnds))
         std::stable_sort(added.begin(), added.end(), byEnds);
+    // The rows first: only the flows they held are taken out of the index by `to`.
+    std::vector<Flow> left = updateSorted(m_rows, removed, added, byEnds, std::equal_to<>());
     // Keys (to, from) of both, sorted: a key made once per flow, not read through rows.
     auto byTo = [](const std::vector<Flow>& flows) {
         std::vector<uint64_t> keys;
@@ -67,8 +69,8 @@ void FlowTable::update(std::vector<Flow> removed, std::vector<Flow> added)
         std::sort(keys.begin(), keys.end());
         return keys;
     };
-    updateSorted(m_byTo, byTo(removed), byTo(added), std::less<>(), std::equal_to<>());
-    updateSorted(m_rows, removed, added, byEnds, std::equal_to<>());
+    updateSorted(m_byTo, byTo(left), byTo(added), std::less<>(), std::equal_to<>());
+    return left;
 }
 
 size_t FlowTable::lowerBound(uint64_t fromTo) const
@@ -109,10 +111,8 @@ std::vector<size_t> FlowTable::incoming(uint32_t event) const
     for (size_t k = low; k < m_byTo.size() && uint32_t(m_byTo[k] >> 32) == event; ++k) {
         if (k > low && m_byTo[k] == m_byTo[k - 1])
             continue;
-        const uint32_t from = uint32_t(m_byTo[k]);
-        for (size_t row = lowerBound(key(from, event)); row < m_rows.size() && m_rows[row].from == from
-                                                        && m_rows[row].to == event;
-             ++row)
+        const auto [first, last] = rowsOf(uint32_t(m_byTo[k]), event);
+        for (size_t row = first; row < last; ++row)
             rows.push_back(row);
     }
     std::sort(rows.begin(), rows.end());
@@ -124,6 +124,15 @@ std::pair<size_t, size_t> FlowTable::leavingRange(uint32_t firstEvent, uint32_t 
     const size_t first = lowerBound(key(firstEvent, 0));
     const size_t last = lastEvent == UINT32_MAX ? m_rows.size() : lowerBound(key(lastEvent + 1, 0));
     return {first, std::max(first, last)};
+}
+
+std::pair<size_t, size_t> FlowTable::rowsOf(uint32_t from, uint32_t to) const
+{
+    const size_t first = lowerBound(key(from, to));
+    size_t last = first;
+    while (last < m_rows.size() && m_rows[last].from == from && m_rows[last].to == to)
+        ++last;
+    return {first, last};
 }
 
 size_t FlowTable::count(FlowKind kind) const

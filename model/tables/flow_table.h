@@ -42,8 +42,8 @@ public:
     // A finished table changed in place: one row equal to each of `removed` is left out
     // (those with no equal row are ignored) and `added` are put in, after the rows with
     // the same ends. O((rows from the first one changed) + changes log changes); the rows
-    // before it stay shared with the copies of the table.
-    void update(std::vector<Flow> removed, std::vector<Flow> added);
+    // before it stay shared with the copies of the table. Returns the rows left out.
+    std::vector<Flow> update(std::vector<Flow> removed, std::vector<Flow> added);
 
     size_t size() const { return m_rows.size(); }
     bool empty() const { return m_rows.empty(); }
@@ -57,6 +57,8 @@ public:
     // Rows of flows leaving from [firstEvent, lastEvent] as a row range (rows are sorted
     // by `from`). O(log n).
     std::pair<size_t, size_t> leavingRange(uint32_t firstEvent, uint32_t lastEvent) const;
+    // The rows of the flows from `from` to `to`, as a row range. O(log n).
+    std::pair<size_t, size_t> rowsOf(uint32_t from, uint32_t to) const;
     size_t count(FlowKind kind) const;
 
     size_t residentBytes() const;

@@ -494,21 +494,12 @@ std::shared_ptr<const TimelineIndex> TimelineIndexBuilder::finish(const Capture&
         for (const EventSpan& span : capture.rowEvents(r).spans())
             index->m_rowStarts.emplace_back(span.begin, r);
     std::sort(index->m_rowStarts.begin(), index->m_rowStarts.end());
-    // Each flow's end's start is read once and the (start, flow) pairs sorted: a comparison
-    // reading both starts through the event index missed the cache nearly every time, and a
-    // CUDA job's live update sorts millions of launch flows.
-    const auto& flows = capture.flows;
-    Column<std::pair<int64_t, uint32_t>> keyed(flows.size());
-    for (auto* byEnd : {&index->m_flowsByFrom, &index->m_flowsByTo}) {
-        const bool from = byEnd == &index->m_flowsByFrom;
-        for (uint32_t f = 0; f < flows.size(); ++f)
-            keyed[f] = {events.start[from ? flows.from(f) : flows.to(f)], f};
-        if (!std::is_sorted(keyed.begin(), keyed.end()))
-            std::sort(keyed.begin(), keyed.end());
-        byEnd->resize(flows.size());
-        for (size_t i = 0; i < keyed.size(); ++i)
-            (*byEnd)[i] = keyed[i].second;
-    }
+    // A live snapshot's flows come ordered by the start of each end (kept from one
+    // snapshot to the next); else they are sorted here, each end's start read once.
+    if (capture.flowTimes.size() == capture.flows.size())
+        index->m_flowTimes = capture.flowTimes;
+    else
+        index->m_flowTimes = FlowTimes::make(capture.flows, [&](uint32_t event) { return events.start[event]; });
     return index;
 }
 
@@ -563,23 +554,26 @@ std::vector<uint32_t> TimelineIndex::callsAt(const Capture& capture, TrackId tra
 std::vector<uint32_t> TimelineIndex::flowsIn(const Capture& capture, int64_t t0, int64_t t1, size_t limit,
                                              bool& truncated) const
 {
-    const auto& events = capture.events;
     const auto& flows = capture.flows;
     truncated = false;
     std::vector<uint32_t> rows;
-    for (const auto* byEnd : {&m_flowsByFrom, &m_flowsByTo}) {
-        const bool from = byEnd == &m_flowsByFrom;
-        auto startOf = [&](uint32_t row) { return events.start[from ? flows.from(row) : flows.to(row)]; };
-        auto it = std::partition_point(byEnd->begin(), byEnd->end(), [&](uint32_t row) { return startOf(row) < t0; });
-        for (; it != byEnd->end() && startOf(*it) < t1; ++it) {
+    for (const bool from : {true, false}) {
+        const FlowTimes::Entries& entries = from ? m_flowTimes.byFrom() : m_flowTimes.byTo();
+        for (size_t i = FlowTimes::lowerBound(entries, t0); i < entries.size() && entries[i].start < t1; ++i) {
+            const FlowTimes::Entry& entry = entries[i];
             // A flow with both ends in view is listed by its start only.
-            if (!from && events.start[flows.from(*it)] >= t0 && events.start[flows.from(*it)] < t1)
+            if (!from && capture.events.start[entry.from] >= t0 && capture.events.start[entry.from] < t1)
                 continue;
-            if (rows.size() >= limit) {
-                truncated = true;
-                return rows;
+            if (i > 0 && entries[i - 1] == entry)
+                continue; // flows of the same ends: all listed with the first
+            const auto [first, last] = flows.rowsOf(entry.from, entry.to);
+            for (size_t row = first; row < last; ++row) {
+                if (rows.size() >= limit) {
+                    truncated = true;
+                    return rows;
+                }
+                rows.push_back(uint32_t(row));
             }
-            rows.push_back(*it);
         }
     }
     return rows;
@@ -654,7 +648,7 @@ uint32_t TimelineIndex::rowOf(uint32_t e) const
 
 size_t TimelineIndex::residentBytes() const
 {
-    size_t bytes = m_marks.capacity() * sizeof(uint32_t);
+    size_t bytes = m_marks.capacity() * sizeof(uint32_t) + m_flowTimes.residentBytes();
     for (const auto& lane : m_lanes) {
         bytes += lane.unclosed.capacity() * sizeof(uint32_t);
         for (const auto& row : lane.depths)

@@ -118,7 +118,7 @@ private:
     std::vector<TimelineLane> m_lanes;
     std::vector<int32_t> m_laneOfTrack;
     std::vector<std::pair<uint64_t, uint32_t>> m_rowStarts; // (offset, row), by offset
-    Column<uint32_t> m_flowsByFrom, m_flowsByTo;             // flow rows by start of each end
+    FlowTimes m_flowTimes;                                   // the flows by start of each end
     std::vector<uint32_t> m_marks;                           // see marks()
     std::map<std::pair<int32_t, int64_t>, int32_t> m_threadLanes; // (rank, thread) -> lane
     int64_t m_begin = 0, m_end = 0;

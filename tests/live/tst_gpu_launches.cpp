@@ -144,6 +144,31 @@ QString activityDifference(const Capture& c, const RecordedGpuWork& recorded)
     return {};
 }
 
+// Empty when `c`'s flow table, updated from snapshot to snapshot, holds its rows as one
+// made afresh from them would (sorted, followed both ways), and its flows by the start of
+// each end are those made afresh; else the first difference.
+QString updatedFlowsDifference(const Capture& c)
+{
+    FlowTable afresh;
+    for (size_t f = 0; f < c.flows.size(); ++f)
+        afresh.add(c.flows.from(f), c.flows.to(f), c.flows.kind(f));
+    afresh.finish();
+    std::set<uint32_t> ends;
+    for (size_t f = 0; f < c.flows.size(); ++f) {
+        if (c.flows.from(f) != afresh.from(f) || c.flows.to(f) != afresh.to(f) || c.flows.kind(f) != afresh.kind(f))
+            return QString("flow row %1 is not where sorting puts it").arg(f);
+        ends.insert(c.flows.from(f));
+        ends.insert(c.flows.to(f));
+    }
+    for (const uint32_t event : ends)
+        if (c.flows.incoming(event) != afresh.incoming(event) || c.flows.outgoing(event) != afresh.outgoing(event))
+            return QString("the flows of event %1 are not those of the sorted table").arg(event);
+    const FlowTimes times = FlowTimes::make(c.flows, [&](uint32_t e) { return c.events.start[e]; });
+    if (c.flowTimes.byFrom().values() != times.byFrom().values() || c.flowTimes.byTo().values() != times.byTo().values())
+        return "the flows by the start of their ends are not those made afresh";
+    return {};
+}
+
 } // namespace
 
 class TestGpuLaunches : public QObject
@@ -478,8 +503,11 @@ private slots:
                 (round < 4 && random() % 6 == 0 ? late : now).push_back(std::move(record));
             for (const auto& record : now)
                 record();
-            const QString kept = activityDifference(*a.snapshot(&memo), recorded);
+            const auto snapshot = a.snapshot(&memo);
+            const QString kept = activityDifference(*snapshot, recorded);
             QVERIFY2(kept.isEmpty(), qPrintable(QString("round %1, from the last layout: %2").arg(round).arg(kept)));
+            const QString flows = updatedFlowsDifference(*snapshot);
+            QVERIFY2(flows.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(flows)));
             const QString afresh = activityDifference(*a.snapshot(), recorded);
             QVERIFY2(afresh.isEmpty(), qPrintable(QString("round %1, afresh: %2").arg(round).arg(afresh)));
         }

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 using namespace spanscope;
 using namespace spanscope::testing;
@@ -605,6 +606,72 @@ kernel 0 30 60 thread=2
                 QCOMPARE(table.outgoing(event), out);
                 QCOMPARE(table.incoming(event), in);
             }
+        }
+    }
+
+    // A finished table updated in place (as a live stream's is, from snapshot to snapshot):
+    // rows removed (one of several alike; some not in the table) and added (alike ones
+    // among them), round after round, hold what a table sorted afresh from the same flows
+    // holds, row for row, followed both ways; the copy it was updated from is unchanged;
+    // and its flows by the start of each end, updated alike, are those made afresh.
+    void aFlowTableUpdatedInPlaceEqualsOneSortedAfresh()
+    {
+        using Flow = model::FlowTable::Flow;
+        std::mt19937 random(29);
+        std::vector<int64_t> startOf(400);
+        for (auto& start : startOf)
+            start = int64_t(random() % 1000); // starts alike too
+        auto start = [&](uint32_t event) { return startOf[event]; };
+        auto randomFlow = [&] {
+            return Flow{uint32_t(random() % 60), uint32_t(random() % 60), model::FlowKind(random() % 3)};
+        };
+        model::FlowTable table;
+        std::vector<Flow> rows; // the table's rows, as a table sorted afresh has them
+        for (int i = 0; i < 500; ++i) {
+            const Flow f = randomFlow();
+            table.add(f.from, f.to, f.kind);
+            rows.push_back(f);
+        }
+        table.finish();
+        model::FlowTimes times = model::FlowTimes::make(table, start);
+        auto byEnds = [](const Flow& a, const Flow& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); };
+        std::stable_sort(rows.begin(), rows.end(), byEnds);
+        for (int round = 0; round < 30; ++round) {
+            std::vector<Flow> removed, added;
+            for (int i = 0; i < 20; ++i)
+                removed.push_back(random() % 4 == 0 || rows.empty() ? randomFlow() : rows[random() % rows.size()]);
+            for (int i = 0; i < 25; ++i)
+                added.push_back(i > 0 && random() % 5 == 0 ? added.back() : randomFlow());
+            // Afresh: the rows left (the first alike one of each removed), then the added.
+            std::vector<Flow> expected = rows;
+            for (const Flow& gone : removed)
+                if (const auto it = std::find(expected.begin(), expected.end(), gone); it != expected.end())
+                    expected.erase(it);
+            expected.insert(expected.end(), added.begin(), added.end());
+            std::stable_sort(expected.begin(), expected.end(), byEnds);
+            const model::FlowTable before = table;
+            times.update(table.update(removed, added), added, start);
+            QCOMPARE(before.size(), rows.size());
+            for (size_t row = 0; row < rows.size(); ++row)
+                QVERIFY(before.from(row) == rows[row].from && before.to(row) == rows[row].to
+                        && before.kind(row) == rows[row].kind);
+            rows = expected;
+            QCOMPARE(table.size(), rows.size());
+            model::FlowTable afresh;
+            for (const Flow& f : rows)
+                afresh.add(f.from, f.to, f.kind);
+            afresh.finish();
+            for (size_t row = 0; row < rows.size(); ++row)
+                QVERIFY2(table.from(row) == rows[row].from && table.to(row) == rows[row].to
+                             && table.kind(row) == rows[row].kind,
+                         qPrintable(QString("round %1 row %2").arg(round).arg(row)));
+            for (uint32_t event = 0; event < 60; ++event) {
+                QCOMPARE(table.incoming(event), afresh.incoming(event));
+                QCOMPARE(table.outgoing(event), afresh.outgoing(event));
+            }
+            const model::FlowTimes made = model::FlowTimes::make(afresh, start);
+            QVERIFY(times.byFrom().values() == made.byFrom().values());
+            QVERIFY(times.byTo().values() == made.byTo().values());
         }
     }
 
