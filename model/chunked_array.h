@@ -188,6 +188,22 @@ private:
     std::size_t m_size = 0;
 };
 
+// The first index of `array` whose element is not `before`, for a `before` true on a
+// prefix of it (std::partition_point by index). O(log n).
+template <typename T, std::size_t kLength, typename Before>
+std::size_t partitionPoint(const ChunkedArray<T, kLength>& array, Before before)
+{
+    std::size_t low = 0, high = array.size();
+    while (low < high) {
+        const std::size_t mid = low + (high - low) / 2;
+        if (before(array[mid]))
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
 // Rewrites `array`, sorted by `less`, from the first element that changes: leaves out one
 // element `same` as each of `removed` (those with none are ignored) and merges `added` in,
 // each after the elements it is not less than; `removed` and `added` sorted by `less`.
@@ -197,17 +213,7 @@ template <typename T, std::size_t kLength, typename Less, typename Same>
 std::vector<T> updateSorted(ChunkedArray<T, kLength>& array, const std::vector<T>& removed,
                             const std::vector<T>& added, Less less, Same same)
 {
-    auto lowerBound = [&](const T& value) {
-        std::size_t low = 0, high = array.size();
-        while (low < high) {
-            const std::size_t mid = low + (high - low) / 2;
-            if (less(array[mid], value))
-                low = mid + 1;
-            else
-                high = mid;
-        }
-        return low;
-    };
+    auto lowerBound = [&](const T& value) { return partitionPoint(array, [&](const T& x) { return less(x, value); }); };
     std::size_t first = array.size();
     if (!removed.empty())
         first = std::min(first, lowerBound(removed.front()));

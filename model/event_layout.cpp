@@ -62,6 +62,7 @@ void moveEvents(Capture& capture, const std::vector<uint32_t>& newIndexOf, uint6
     static_assert(kDroppedEvent == UINT32_MAX, "the tables' finish() leaves out events mapped to UINT32_MAX");
     capture.gpuActivities.finish(&newIndexOf);
     capture.flows.finish(&newIndexOf);
+    capture.flowTimes = {}; // of the events as they were
     capture.nestingOrder = {};
 }
 

@@ -129,15 +129,8 @@ void GpuActivityTable::update(std::vector<uint32_t> removed, std::vector<Activit
 
 int64_t GpuActivityTable::rowOf(uint32_t event) const
 {
-    size_t low = 0, high = m_rows.size();
-    while (low < high) {
-        const size_t mid = low + (high - low) / 2;
-        if (m_rows[mid].event < event)
-            low = mid + 1;
-        else
-            high = mid;
-    }
-    return low < m_rows.size() && m_rows[low].event == event ? int64_t(low) : -1;
+    const size_t row = partitionPoint(m_rows, [&](const Row& r) { return r.event < event; });
+    return row < m_rows.size() && m_rows[row].event == event ? int64_t(row) : -1;
 }
 
 std::optional<KernelLaunchShape> GpuActivityTable::kernelShape(size_t row) const

@@ -350,7 +350,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     };
     // What changes in the tables of the memo's snapshot (none where they are fresh): rows of
     // activities that moved, and launch flows of work that moved, whose launching call
-    // moved, or whose id's launch changed (ended at the work's event then: `oldEvent`).
+    // moved, or whose id's launch changed (each ending at the work's event then).
     std::vector<uint32_t> removedActivities;
     std::vector<GpuActivityTable::Activity> addedActivities;
     std::vector<FlowTable::Flow> removedFlows, addedFlows;

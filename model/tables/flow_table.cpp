@@ -75,15 +75,7 @@ std::vector<FlowTable::Flow> FlowTable::update(std::vector<Flow> removed, std::v
 
 size_t FlowTable::lowerBound(uint64_t fromTo) const
 {
-    size_t low = 0, high = m_rows.size();
-    while (low < high) {
-        const size_t mid = low + (high - low) / 2;
-        if (key(m_rows[mid].from, m_rows[mid].to) < fromTo)
-            low = mid + 1;
-        else
-            high = mid;
-    }
-    return low;
+    return partitionPoint(m_rows, [fromTo](const Flow& flow) { return key(flow.from, flow.to) < fromTo; });
 }
 
 std::vector<size_t> FlowTable::outgoing(uint32_t event) const
@@ -99,14 +91,7 @@ std::vector<size_t> FlowTable::incoming(uint32_t event) const
 {
     // The flows' (to, from) keys ending at `event`, each distinct one's rows found by its
     // ends (rows of the same ends are together).
-    size_t low = 0, high = m_byTo.size();
-    while (low < high) {
-        const size_t mid = low + (high - low) / 2;
-        if (m_byTo[mid] < key(event, 0))
-            low = mid + 1;
-        else
-            high = mid;
-    }
+    const size_t low = partitionPoint(m_byTo, [event](uint64_t toFrom) { return toFrom < key(event, 0); });
     std::vector<size_t> rows;
     for (size_t k = low; k < m_byTo.size() && uint32_t(m_byTo[k] >> 32) == event; ++k) {
         if (k > low && m_byTo[k] == m_byTo[k - 1])

@@ -47,15 +47,7 @@ void FlowTimes::update(const std::vector<FlowTable::Flow>& removed, const std::v
 
 size_t FlowTimes::lowerBound(const Entries& entries, int64_t t)
 {
-    size_t low = 0, high = entries.size();
-    while (low < high) {
-        const size_t mid = low + (high - low) / 2;
-        if (entries[mid].start < t)
-            low = mid + 1;
-        else
-            high = mid;
-    }
-    return low;
+    return partitionPoint(entries, [t](const Entry& entry) { return entry.start < t; });
 }
 
 } // namespace spanscope::model
