@@ -5,7 +5,8 @@
 // calls, and the calls the appending layout moved (open then, or taken along), instead of
 // every listed call of the job.
 //
-// Each listed thread's list has places of its own (`base`, with `room` to grow), so a list
+// Each listed thread has two lists, its pushes and its CUDA calls (list 2t and 2t + 1 of
+// thread t), and each list places of its own (`base`, with `room` to grow), so a list
 // growing moves no other. A snapshot's lists are stores it shares (EventColumn), which
 // must never change under it; so two pairs of stores take turns: the next snapshot
 // writes into the pair before the last one (brought up to date with the last snapshot's
@@ -39,9 +40,11 @@ struct NestingListStores
         uint32_t event, row;
     };
 
-    // Per thread (dense number): where its list starts (kNotListed: not listed), how many
-    // places it has, how many it uses.
+    // Per list (2t: thread t's pushes, 2t + 1: its CUDA calls): where it starts
+    // (kNotListed: not listed), how many places it has, how many it uses.
     std::vector<uint64_t> base, room, count;
+    static size_t pushes(uint32_t thread) { return 2 * size_t(thread); }
+    static size_t cudaCalls(uint32_t thread) { return 2 * size_t(thread) + 1; }
     uint64_t size = 0;         // the end of the last list's room
     Pair written;              // the pair holding the lists (the snapshot's)
     Pair spare;                // the pair before it, lacking `writes`; or none

@@ -575,10 +575,11 @@ private:
             if (call.thread == kNoThread || stores.empty())
                 return;
             const uint32_t row = stores.rowOfRegion[call.region];
-            if (!call.async && stores.base[call.thread] != kNotListed) {
+            const uint64_t base = stores.base[NestingListStores::pushes(call.thread)];
+            if (!call.async && base != kNotListed) {
                 if (call.gpu != kNotCuda)
                     return;
-                const uint64_t at = stores.base[call.thread] + call.pushIndex;
+                const uint64_t at = base + call.pushIndex;
                 events[at] = event;
                 rows[at] = row;
             } else { // rare: both cores may clear the same row's flag
@@ -592,21 +593,27 @@ private:
             if (call.thread == kNoThread || stores.empty())
                 return;
             const uint32_t row = stores.rowOfRegion[call.region];
-            if (call.async || stores.base[call.thread] == kNotListed)
+            const uint64_t base = stores.base[NestingListStores::pushes(call.thread)];
+            if (call.async || base == kNotListed)
                 stores.rowListed[row] = 0;
             else if (call.gpu == kNotCuda)
-                stores.write({stores.base[call.thread] + call.pushIndex, event, row});
+                stores.write({base + call.pushIndex, event, row});
         }
     };
     // Where c's nesting lists go (every CPU row listed until place() finds a call of it off
     // the lists); c's rows are not made yet: `callsBefore` is Layout::callsBefore. They go
-    // on from the memo's lists where `appendOnly` (this snapshot appends to the memo's
-    // layout and writes no column whole) and the memo's lists still fit: the same threads
-    // listed, each with room, no CUDA calls, the rows numbered as then (the memo's lists
-    // then give up their writes' memory: NestingListStores::following).
-    NestingLists nestingLists(const Column<uint64_t>& callsBefore, LayoutMemo* memo, bool appendOnly) const;
-    // Writes the listed threads' CUDA calls into the lists; `eventOf`: call -> event.
-    void placeCudaCalls(const NestingLists& lists, const Column<uint32_t>& eventOf) const;
+    // on from the memo's lists where `appended` (this snapshot's layout appends to the
+    // memo's: a call not moved keeps its event) and the memo's lists still fit: the same
+    // threads listed, each list with room, the rows numbered as then (the memo's lists then
+    // give up their writes' memory: NestingListStores::following).
+    NestingLists nestingLists(const Column<uint64_t>& callsBefore, LayoutMemo* memo, bool appended) const;
+    // Writes the listed threads' CUDA calls into the lists; `eventOf`: call -> event. Where
+    // the lists go on from the memo's, only the places that can have changed: each list's
+    // last kMaxCudaReorder places then and those after, and the places of the calls that
+    // moved (`moved`: (event then, event now), `order`: event -> call).
+    void placeCudaCalls(NestingLists& lists, const Column<uint32_t>& eventOf, const Column<uint32_t>& order,
+                        const std::vector<uint64_t>* countBefore,
+                        const std::vector<std::pair<uint32_t, uint32_t>>& moved) const;
     // c.nestingOrder from the lists once they are written and c's rows and tracks made.
     void finishNestingOrder(Capture& c, const NestingLists& lists) const;
     struct Mark

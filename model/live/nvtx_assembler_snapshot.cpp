@@ -265,7 +265,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     const bool eventOfKept = layout.fromMemo && memo->eventOf.size() == memo->calls;
     const bool appendOnly = eventOfKept && kept > 0 && trackKept > 0 && !taskOut && !perCallDomains
                             && !m_sawCategory && !allocCountOut && !iterationsOut;
-    NestingLists nesting = nestingLists(layout.callsBefore, memo, appendOnly);
+    NestingLists nesting = nestingLists(layout.callsBefore, memo, eventOfKept);
     const bool scatterAppended = appendOnly && (nesting.following || nesting.stores.empty());
     // The rows' spans in the order of the columns: eventOf is written block by block of
     // events, and the events no row holds lie between them.
@@ -333,7 +333,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                 const Call& call = m_calls[i];
                 const uint64_t k = eventOf[i];
                 write(i, k);
-                nesting.place(call, uint32_t(k));
+                if (!nesting.following)
+                    nesting.place(call, uint32_t(k));
                 if (call.open)
                     lists.closedAtEnd.push_back(k);
                 if (call.async && !call.open && call.endThread != call.thread)
@@ -372,7 +373,12 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         prefaultStoreAhead(stores.track, events, appended);
         prefaultNext(layout.order, order.data() + events, order.capacity() - events, appended);
     }
-    placeCudaCalls(nesting, eventOf);
+    // Lists going on from the memo's while every column is written (some are written
+    // whole): only the places of the calls appended are written, as in the scatter above.
+    if (nesting.following && !scatterAppended)
+        for (uint64_t k = layout.appendedFrom; k < events; ++k)
+            nesting.placeAppended(m_calls[order[k]], uint32_t(k));
+    placeCudaCalls(nesting, eventOf, order, nesting.following ? &memo->lists.count : nullptr, moved);
     nesting.stores.prefaultNext(nesting.following ? &memo->lists.count : nullptr);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());
