@@ -9,8 +9,6 @@
 #include "nvtx_assembler.h"
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <tuple>
 #include <unordered_map>
 

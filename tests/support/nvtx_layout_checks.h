@@ -1,14 +1,17 @@
 #pragma once
 // Checks that a live snapshot laid out from the last one's memo (appended, sharing stores)
 // holds what one laid out afresh holds: rows and columns, tracks, nesting lists, and the
-// calls that kept their events (tst_nvtx_layout).
+// calls that kept their events; and that the nesting walk makes of a snapshot's lists
+// what it makes of its rows (tst_nvtx_layout, tst_cuda_nesting_lists).
 #include "model/capture.h"
 #include "model/event_layout.h"
+#include "model/stats/nesting.h"
 #include "model/track.h"
 
 #include <QTest>
 #include <algorithm>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -180,5 +183,71 @@ inline uint64_t checkClosedCallsStay(const Capture& before, const Capture& after
 // rounds and closed later, children starting with their parent, start/end ranges ended on
 // other threads (some before they start), GPU kernels arriving out of order, marks, and
 // new region and kernel names in every round (the GPU rows' numbering moves).
+
+// Every call the nesting walk gives a visitor, in order, as text.
+class WalkRecorder : public NestingVisitor
+{
+public:
+    void track(TrackId track) override { seen += "t" + std::to_string(track.value) + " "; }
+    void call(uint32_t event, uint16_t depth, int64_t, int64_t) override
+    {
+        seen += std::to_string(event) + ":" + std::to_string(depth) + " ";
+    }
+    void unclosed(uint32_t event, TrackId) override { seen += "u" + std::to_string(event) + " "; }
+    void restart() override { seen.clear(); }
+    std::string seen;
+};
+
+// What the nesting walk made of a capture: depths, exclusive times per row and per lane
+// (entry by entry), warnings, and the walk as a visitor saw it.
+inline std::string nestingOf(Capture& c, const NestingOptions& options)
+{
+    WalkRecorder walk;
+    if (!computeNesting(c, {nullptr, 0, 1}, &walk, options))
+        return "cancelled";
+    std::string out = walk.seen + "\ndepths";
+    for (const uint16_t depth : c.events.depth)
+        out += " " + std::to_string(depth);
+    out += "\nrows";
+    for (const int64_t ns : c.rowExclusive)
+        out += " " + std::to_string(ns);
+    out += "\nlanes";
+    for (const LaneExclusive& lane : c.laneExclusive)
+        out += " " + std::to_string(lane.track.value) + "/" + std::to_string(lane.row) + "=" + std::to_string(lane.exclusiveNs);
+    for (const Warning& warning : c.warnings)
+        out += "\n" + warning.message;
+    return out;
+}
+
+// The nesting walk reads a snapshot's lists (Capture::nestingOrder) to the same result as
+// the rows, serially and on both cores; lists with a call missing or two swapped are
+// dropped for the rows'.
+inline void compareListsWithRows(const Capture& snapshot)
+{
+    for (const auto& [name, options] : {std::pair{"serial", UINT64_MAX}, std::pair{"both cores", uint64_t(0)}}) {
+        NestingOptions walk;
+        walk.parallelMinimumCalls = options;
+        Capture fromRows = snapshot;
+        fromRows.nestingOrder = {};
+        const std::string expected = nestingOf(fromRows, walk);
+        Capture listed = snapshot;
+        QCOMPARE(nestingOf(listed, walk), expected);
+        QVERIFY2(!listed.nestingOrder.empty(), name); // the lists were read
+        QVERIFY(expected.find(":3 ") != std::string::npos);
+
+        Capture missing = snapshot;
+        missing.nestingOrder.tracks.back().end -= 1;
+        QCOMPARE(nestingOf(missing, walk), expected);
+        QVERIFY(missing.nestingOrder.empty());
+
+        for (const auto& list : snapshot.nestingOrder.tracks) {
+            Capture swapped = snapshot;
+            uint32_t* events = swapped.nestingOrder.events.mutableData();
+            std::swap(events[list.begin], events[list.end - 1]);
+            QCOMPARE(nestingOf(swapped, walk), expected);
+            QVERIFY(swapped.nestingOrder.empty());
+        }
+    }
+}
 
 } // namespace spanscope::testing
