@@ -236,6 +236,10 @@ struct NestingOrder
     {
         TrackId track;
         uint64_t begin = 0, end = 0; // its calls: events[begin, end)
+        // How many calls at its end later snapshots may still put calls before (a thread's
+        // CUDA calls arrive up to NvtxAssembler::kMaxCudaReorder out of order); the calls
+        // before them keep their places. 0: calls only ever come after the last.
+        uint64_t unsettled = 0;
     };
     std::vector<ListedTrack> tracks;
     // Event indices, list after list (a list's places are [begin, end); places between

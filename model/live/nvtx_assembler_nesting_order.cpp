@@ -173,7 +173,8 @@ void NvtxAssembler::finishNestingOrder(Capture& c, const NestingLists& lists) co
         const TrackId track{m_threads[t].track}; // every call of its lists is on it
         for (const size_t list : {NestingListStores::pushes(t), NestingListStores::cudaCalls(t)})
             if (const uint64_t calls = stores.count[list]; calls > 0)
-                nesting.tracks.push_back({track, stores.base[list], stores.base[list] + calls});
+                nesting.tracks.push_back({track, stores.base[list], stores.base[list] + calls,
+                                          list == NestingListStores::cudaCalls(t) ? std::min<uint64_t>(calls, kMaxCudaReorder) : 0});
     }
     nesting.events = EventColumn<uint32_t>::sharing(stores.written.events, stores.size);
     nesting.rows = EventColumn<uint32_t>::sharing(stores.written.rows, stores.size);

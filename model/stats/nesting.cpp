@@ -46,9 +46,11 @@ void Nester::addListedRuns(std::vector<std::vector<Run>>& runsOfTrack)
     for (const auto& t : listing.tracks) {
         Run run;
         run.order = m_runOrder++;
-        run.indices = listing.events.data() + t.begin;
-        run.rows = listing.rows.data() + t.begin;
-        run.end = t.end - t.begin;
+        // Positions are places in the lists (Open::position), for the carry.
+        run.indices = listing.events.data();
+        run.rows = listing.rows.data();
+        run.position = t.begin;
+        run.end = t.end;
         if (t.track.value >= runsOfTrack.size())
             runsOfTrack.resize(size_t(t.track.value) + 1);
         runsOfTrack[t.track.value].push_back(run);
@@ -235,6 +237,7 @@ bool Nester::run(const ProgressRange& progress)
             return false;
     }
     TrackWalker walker(m_capture, m_depthOut, m_visitor);
+    walker.shareDepthsBelow(m_sharedBelow);
     uint64_t done = 0;
     for (const TrackId track : tracksInDisplayOrder(m_capture)) {
         auto& runs = runsOfTrack[track.value];
@@ -250,6 +253,7 @@ bool Nester::run(const ProgressRange& progress)
         progress.report(n ? double(std::min<uint64_t>(done, n)) / double(n) : 1.0);
     }
     m_gathered.clear();
+    m_depthChanges = std::move(walker.depthChanges);
     totals = std::move(walker.totals);
     if (totals.overlaps)
         overlapWarning = Warning{std::to_string(totals.overlaps)
@@ -270,8 +274,7 @@ void Nester::prepareDepth(const std::vector<std::vector<Run>>& runsOfTrack)
     const size_t n = m_events.size();
     // A track whose walk goes on from a carry walks only its new calls: the others keep
     // the depth they had (a call closed then keeps its event, or moved to one).
-    const bool resumed = std::any_of(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; });
-    const NestingCarry* from = resumed ? m_options.resumeFrom : nullptr;
+    const NestingCarry* from = resumedAny() ? m_options.resumeFrom : nullptr;
     const EventColumn<uint16_t>* carried = from ? &from->capture->events.depth : nullptr;
     const size_t kept = carried ? std::min(carried->size(), n) : 0;
     const auto& moved = m_capture.nestingOrder.moved;
@@ -287,8 +290,13 @@ void Nester::prepareDepth(const std::vector<std::vector<Run>>& runsOfTrack)
     for (size_t i = 0; i < moved.size() && onlyNew; ++i)
         onlyNew = moved[i].second >= kept;
     m_depthStore.reset();
+    m_sharedBelow = 0;
+    m_depthChanges.clear();
     if (onlyNew) {
+        // The calls walked again after a carry's checkpoint are the carried snapshot's: the
+        // walkers leave their depths as they are (TrackWalker::shareDepthsBelow).
         m_depthStore = from->depthStore;
+        m_sharedBelow = uint32_t(kept);
     } else if (m_options.carryOut) { // a store of its own, for the next snapshot to share
         m_depthStore = std::make_shared<SharedColumnStore<uint16_t>>(std::max<size_t>(n + n / 2, size_t(1) << 16));
         if (carried)
@@ -311,6 +319,17 @@ void Nester::finishDepth()
 {
     if (!m_depthStore)
         return;
+    if (!m_depthChanges.empty()) {
+        // A call walked again nests otherwise now (a later call encloses it): the store is
+        // the snapshot before's, so the column gets one of its own.
+        const size_t n = m_events.size();
+        auto own = std::make_shared<SharedColumnStore<uint16_t>>(std::max<size_t>(n + n / 2, size_t(1) << 16));
+        std::copy_n(m_depthStore->data(), n, own->data());
+        for (const auto& [event, depth] : m_depthChanges)
+            own->data()[event] = depth;
+        m_depthStore = std::move(own);
+        m_depthChanges.clear();
+    }
     *m_depth = EventColumn<uint16_t>::sharing(m_depthStore, m_events.size());
     if (m_options.carryOut)
         m_options.carryOut->depthStore = m_depthStore;
@@ -336,6 +355,23 @@ bool computeNesting(Capture& capture, const ProgressRange& progress, NestingVisi
     // try them again.
     if (!nester->readListing())
         capture.nestingOrder = {};
+    if (nester->totals.disordered && nester->resumedAny()) {
+        // A walk that went on from the carry met a call out of order (one came since that
+        // starts before where the carried walk stood): walked whole from the same lists,
+        // which decide ties as the whole walk does (the rows' walk may order calls with
+        // the same start and end otherwise).
+        if (visitor)
+            visitor->restart();
+        if (options.carryOut)
+            options.carryOut->tracks.clear();
+        NestingOptions whole = options;
+        whole.resumeFrom = nullptr;
+        nester.emplace(capture, &capture.events.depth, visitor, whole, true);
+        if (!nester->run(progress))
+            return false;
+        if (!nester->readListing())
+            capture.nestingOrder = {};
+    }
     if (nester->totals.disordered) {
         capture.nestingOrder = {};
         if (visitor)

@@ -71,6 +71,10 @@ public:
     // are those the walk visits from the carry on.
     virtual bool canResume(const TrackCarry& /*carry*/) const { return false; }
     virtual void resumeTrack(TrackId track, const TrackCarry& /*carry*/) { this->track(track); }
+    // Where a listed track leaves a carry (NestingOptions::carryOut), it is taken at a
+    // checkpoint of its walk: this comes there, between two call()s of the track (or after
+    // its last); what the visitor saw of the track before it is what the carry stands for.
+    virtual void checkpoint() {}
     // Forget everything seen: the walk starts over. computeNesting() does this once when
     // its first walk found partial overlaps and it moved calls to inferred lanes
     // (overlap_lanes.h); walkNesting() never does. Visitors passed to computeNesting()

@@ -5,12 +5,17 @@
 //
 // Why that is exact: a snapshot laid out by appending keeps every call closed in the one
 // before at its event or says where it moved it (NestingOrder::moved: calls taken along),
-// and a listed track's list grows at its end. The walk of the list up
-// to where the last snapshot stopped is then the same except for the calls still open
-// then (shown ending at the snapshot's end, and laid out anew since): those are the walk's
-// stack at the end, outermost first, each enclosing every call after it. The next walk
-// starts from that stack, visits the calls open then again with their new ends, and goes
-// on with the new calls. It gives what the whole walk gives when each call open then now
+// and a listed track's lists (a thread's pushes, and its CUDA calls) grow at their ends,
+// but for a list's last few calls, which may still get calls put before them (CUDA calls
+// arrive somewhat out of order: NestingOrder::ListedTrack::unsettled). So the carry is
+// taken at a checkpoint, where the walk had visited every call starting before `cut`, the
+// start of the first unsettled call (the walk's end where no list has one); the next walk
+// visits the calls after it again. The walk up to the checkpoint is then the same in the
+// next snapshot, as long as no call starting before `cut` came since, except for the calls
+// still open then (shown ending at the snapshot's end, and laid out anew since): those are
+// the walk's stack there, outermost first, each enclosing every call after it. The next
+// walk starts from that stack, visits the calls open then again with their new ends, and
+// goes on with the calls after the checkpoint. It gives what the whole walk gives when each call open then now
 // ends after every call walked inside it started (a call starting at its end would have
 // closed it) and no earlier than any closed call ended (else the whole walk would find a
 // partial overlap); NestingCarry::resumable() checks that, and a track that fails it is
@@ -54,18 +59,28 @@ struct DepthCarry
     std::vector<std::pair<uint64_t, uint32_t>> rewrites{};
 };
 
-// One listed track's walk at the end of a snapshot.
+// One listed track's walk in a snapshot, at its checkpoint: where the calls starting
+// before `cut` had been walked (the whole walk, where `cut` is INT64_MAX).
 struct TrackCarry
 {
     // The track across snapshots (track ids are given anew each snapshot): Track::rank
     // and Track::thread of a thread track.
     int32_t rank = 0;
     int64_t thread = -1;
-    TrackId track;       // in the snapshot it was made from
-    uint64_t walked = 0; // the list's calls walked: [0, walked)
+    TrackId track; // in the snapshot it was made from
+    // Every call starting before it was walked, and no other (NestingOrder::ListedTrack::
+    // unsettled: calls that may still get calls put before them start at or after it).
+    int64_t cut = INT64_MAX;
+    struct List // per list of the track, in NestingOrder's order
+    {
+        uint64_t walked = 0;    // its calls walked: [0, walked)
+        uint32_t lastEvent = 0; // the last of them, in the snapshot it was made from
+    };
+    std::vector<List> lists;
     struct Entry
     {
-        uint64_t position = 0; // in the track's list
+        uint32_t list = 0;     // of TrackCarry::lists
+        uint64_t position = 0; // in that list
         uint32_t event = 0;    // in the snapshot it was made from
         int64_t start = 0, end = 0;
         bool open = false; // shown ending at the snapshot's end: visited again
@@ -96,10 +111,11 @@ struct NestingCarry
     // Where a call at `event` in the carry's snapshot is in the one laid out from it
     // (NestingOrder::moved).
     static uint32_t movedTo(const NestingOrder& listing, uint32_t event);
-    // Whether `carry`'s walk can go on over `capture`'s list [begin, end) of its track (see
-    // the top of this file); fills `ends` with the new end of every entry of its stack.
-    bool resumable(const Capture& capture, const TrackCarry& carry, uint64_t begin, uint64_t end,
-                   std::vector<int64_t>& ends) const;
+    // Whether `carry`'s walk can go on over `capture`'s lists of its track (`lists`: each
+    // one's [begin, end) in NestingOrder::events; see the top of this file); fills `ends`
+    // with the new end of every entry of its stack.
+    bool resumable(const Capture& capture, const TrackCarry& carry,
+                   const std::vector<std::pair<uint64_t, uint64_t>>& lists, std::vector<int64_t>& ends) const;
 };
 
 // Shared by a live stream's snapshots (NestingOrder::carrySlot): the analysis of one

@@ -110,6 +110,8 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     std::stable_sort(schedule.begin(), schedule.end(),
                      [&](uint32_t a, uint32_t b) { return units[a].calls > units[b].calls; });
     TrackWalker walkers[2] = {{m_capture, m_depthOut, nullptr}, {m_capture, m_depthOut, nullptr}};
+    for (TrackWalker& walker : walkers)
+        walker.shareDepthsBelow(m_sharedBelow);
     shareOut(units.size(), [&](size_t item, int worker) {
         TrackWalker& walker = walkers[worker];
         if (progress.cancelled() || walker.totals.overlaps > 0 || walker.totals.disordered)
@@ -129,6 +131,8 @@ bool Nester::walkInParallel(std::vector<std::vector<Run>>& runsOfTrack, const Pr
     if (m_visitor)
         for (WalkUnit& unit : units)
             m_visitor->join(*unit.visitor);
+    for (TrackWalker& walker : walkers)
+        m_depthChanges.insert(m_depthChanges.end(), walker.depthChanges.begin(), walker.depthChanges.end());
     totals.rowExclusive = std::move(walkers[0].totals.rowExclusive);
     for (size_t r = 0; r < totals.rowExclusive.size(); ++r)
         totals.rowExclusive[r] = addSaturating(totals.rowExclusive[r], other.rowExclusive[r]);

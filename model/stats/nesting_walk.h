@@ -8,6 +8,7 @@
 #include "nesting_carry.h"
 #include "saturating.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -42,7 +43,7 @@ struct Open
     int64_t start, end;
     uint32_t row;
     uint32_t event;
-    uint64_t position; // in its run (a listed track's: in its list)
+    uint64_t position; // in its run (a listed track's: its place in Capture::nestingOrder)
 };
 
 // What walks add up; a parallel run has one per worker, added together at the end.
@@ -77,21 +78,40 @@ public:
     // first (a slice that begins inside them).
     void walk(std::vector<Run>& runs, TrackId track, const std::vector<Open>& open = {});
     // Goes on with a listed track's walk from where `carry` left it (nesting_carry.h),
-    // `runs` being the rest of its list: the exclusive time carried, the calls on the
+    // `runs` being the rest of its lists: the exclusive time carried, the calls on the
     // carried stack (those open then visited again, ending at `ends`), then the runs.
-    // `listBegin`: where the track's list starts in Capture::nestingOrder.
+    // `lists`: where the track's lists lie in Capture::nestingOrder.
     void resume(std::vector<Run>& runs, TrackId track, const TrackCarry& carry, const std::vector<int64_t>& ends,
-                uint64_t listBegin);
+                const std::vector<std::pair<uint64_t, uint64_t>>& lists);
     // The visitor of the next walks (a piece of a shared-out walk); may be null.
     void useVisitor(NestingVisitor* visitor) { m_visitor = visitor; }
 
     WalkTotals totals;
 
-    // Where the last walk() or resume() stopped, for the next snapshot's carry: the
-    // stack, the last call walked, and the calls' ends: the latest of those not ending at
-    // NestingOrder::openEnd (where calls still open are shown to end), and how many end
-    // there. A resume() starts them from its carry.
-    const std::vector<Open>& stack() const { return m_stack; }
+    // Where the last walk() or resume() stood before its first call starting at or after
+    // `cut` (checkpointAt; at its end, if none does), for the next snapshot's carry: each
+    // run's position, the stack, the last call walked, the calls' ends (the latest of
+    // those not ending at NestingOrder::openEnd, where calls still open are shown to end,
+    // and how many end there), and the track's exclusive ns so far per row, in the order
+    // the walk met them. Taken only where asked for (keepCheckpoints). A resume() starts
+    // from its carry's.
+    struct Checkpoint
+    {
+        std::vector<uint64_t> positions; // per run
+        std::vector<Open> stack;
+        int64_t lastStart = INT64_MIN, lastStop = INT64_MAX;
+        uint32_t lastEvent = 0;
+        int64_t maxEnd = INT64_MIN;
+        uint64_t endsAtOpenEnd = 0;
+        std::vector<std::pair<uint32_t, int64_t>> lanes; // (row, exclusive ns)
+    };
+    // Depths of events below `events` are the snapshot before's, in a store it shares:
+    // not written; one the walk finds different goes to depthChanges instead.
+    void shareDepthsBelow(uint32_t events) { m_sharedBelow = events; }
+    std::vector<std::pair<uint32_t, uint16_t>> depthChanges; // (event, depth)
+    void keepCheckpoints(bool keep) { m_keepCheckpoints = keep; }
+    void checkpointAt(int64_t cut) { m_cut = cut; }
+    const Checkpoint& checkpoint() const { return m_checkpoint; }
     int64_t lastStart = INT64_MIN, lastStop = INT64_MAX;
     uint32_t lastEvent = 0;
     int64_t maxEnd = INT64_MIN;
@@ -149,6 +169,9 @@ private:
         m_laneRowExclusive[row] = addSaturating(m_laneRowExclusive[row], ns);
     }
 
+    // Fills m_checkpoint from the walk as it stands (`runs`' positions).
+    void takeCheckpoint(const std::vector<Run>& runs);
+
     const Capture& m_capture;
     const EventColumns& m_events;
     uint16_t* m_depth; // where depths are written (one per event), or null
@@ -162,17 +185,32 @@ private:
     std::vector<int64_t> m_laneRowExclusive;
     std::vector<bool> m_laneRowTouched;
     std::vector<uint32_t> m_touchedRows;
+    uint32_t m_sharedBelow = 0;
+    bool m_keepCheckpoints = false;
+    int64_t m_cut = INT64_MAX;
+    Checkpoint m_checkpoint;
 };
 
-// A listed track of one list (a thread's push/pop ranges): its walk may go on from the
-// last snapshot's carry, and may leave one for the next (nesting_carry.h).
+// A listed thread track (its push/pop ranges, and its CUDA calls if any), walked from its
+// lists alone: its walk may go on from the last snapshot's carry, and may leave one for
+// the next (nesting_carry.h).
 struct Listed
 {
     TrackId track;
-    uint64_t begin = 0, end = 0; // its list in Capture::nestingOrder
+    std::vector<std::pair<uint64_t, uint64_t>> lists; // each list's [begin, end) in Capture::nestingOrder
+    int64_t cut = INT64_MAX;           // where the carry it leaves is taken (TrackCarry::cut)
     const TrackCarry* carry = nullptr; // where its walk goes on from, if anywhere
     std::vector<int64_t> ends;         // the new ends of carry->stack
     std::optional<TrackCarry> made;    // where its walk stopped (exclusive times added last)
+    std::vector<std::pair<uint32_t, int64_t>> lanes; // its exclusive ns per row there (Checkpoint::lanes)
+    // The list a place of Capture::nestingOrder belongs to.
+    uint32_t listOf(uint64_t place) const
+    {
+        uint32_t k = 0;
+        while (k + 1 < lists.size() && place >= lists[k].second)
+            ++k;
+        return k;
+    }
 };
 
 // One piece of a parallel walk: a whole track, or the calls of one that start in one part
@@ -184,7 +222,7 @@ struct WalkUnit
     std::vector<Open> open; // see TrackWalker::walk
     uint64_t calls = 0;
     std::unique_ptr<NestingVisitor> visitor; // the piece of the caller's visitor, if any
-    Listed* listed = nullptr; // a listed track of one list (it may go on from a carry)
+    Listed* listed = nullptr; // a listed track walked from its lists (it may go on from a carry)
     // Its entries in its walker's totals.laneExclusive: [lanesBegin, lanesEnd) of worker's.
     int worker = 0;
     size_t lanesBegin = 0, lanesEnd = 0;
@@ -210,6 +248,11 @@ public:
     // Whether the walk read the listed tracks from Capture::nestingOrder: false where there
     // were none, or they disagreed with the rows (the calls were gathered from the rows).
     bool readListing() const { return !m_listedTrack.empty(); }
+    // Whether some track's walk went on from NestingOptions::resumeFrom.
+    bool resumedAny() const
+    {
+        return std::any_of(m_listed.begin(), m_listed.end(), [](const Listed& l) { return l.carry; });
+    }
 
     WalkTotals totals;
     std::optional<Warning> overlapWarning;
@@ -265,6 +308,8 @@ private:
     EventColumn<uint16_t>* m_depth;
     uint16_t* m_depthOut = nullptr; // what the walkers write (m_depth's, or m_depthStore's)
     std::shared_ptr<SharedColumnStore<uint16_t>> m_depthStore;
+    uint32_t m_sharedBelow = 0; // events whose depths m_depthStore shares with the snapshot before
+    std::vector<std::pair<uint32_t, uint16_t>> m_depthChanges; // the walkers' (TrackWalker::depthChanges)
     NestingVisitor* m_visitor;
     const NestingOptions m_options;
     std::deque<std::vector<EventIndex>> m_gathered; // storage behind non-contiguous runs

@@ -39,8 +39,12 @@ namespace spanscope::model::nesting_walk {
         addLaneExclusive(parentRow, -duration);
     }
     const auto depth = uint16_t(std::min<size_t>(m_stack.size(), UINT16_MAX));
-    if (m_depth)
-        m_depth[e] = depth;
+    if (m_depth) {
+        if (e >= m_sharedBelow)
+            m_depth[e] = depth;
+        else if (m_depth[e] != depth)
+            depthChanges.emplace_back(e, depth);
+    }
     if (m_visitor)
         m_visitor->call(e, depth, start, end);
     m_stack.push_back({start, end, row, e, position});
@@ -59,8 +63,27 @@ void TrackWalker::walk(std::vector<Run>& runs, TrackId track, const std::vector<
     finishLane(track);
 }
 
+void TrackWalker::takeCheckpoint(const std::vector<Run>& runs)
+{
+    Checkpoint& c = m_checkpoint;
+    c.positions.resize(runs.size());
+    for (size_t r = 0; r < runs.size(); ++r)
+        c.positions[r] = runs[r].position;
+    c.stack = m_stack;
+    c.lastStart = lastStart;
+    c.lastStop = lastStop;
+    c.lastEvent = lastEvent;
+    c.maxEnd = maxEnd;
+    c.endsAtOpenEnd = endsAtOpenEnd;
+    c.lanes.clear();
+    for (const uint32_t row : m_touchedRows)
+        c.lanes.emplace_back(row, m_laneRowExclusive[row]);
+    if (m_visitor)
+        m_visitor->checkpoint();
+}
+
 void TrackWalker::resume(std::vector<Run>& runs, TrackId track, const TrackCarry& carry,
-                         const std::vector<int64_t>& ends, uint64_t listBegin)
+                         const std::vector<int64_t>& ends, const std::vector<std::pair<uint64_t, uint64_t>>& lists)
 {
     const NestingOrder& listing = m_capture.nestingOrder;
     m_stack.clear();
@@ -79,14 +102,14 @@ void TrackWalker::resume(std::vector<Run>& runs, TrackId track, const TrackCarry
     }
     for (size_t i = 0; i < carry.stack.size(); ++i) {
         const TrackCarry::Entry& entry = carry.stack[i];
-        const uint64_t at = listBegin + entry.position;
+        const uint64_t at = lists[entry.list].first + entry.position;
         const EventIndex e = listing.events[at];
         if (entry.open) { // shown to end at the last snapshot's end: its time counts now
-            visit(e, entry.start, ends[i], listing.rows[at], rank, entry.position);
+            visit(e, entry.start, ends[i], listing.rows[at], rank, at);
             if (entry.event == carry.lastEvent)
                 lastStop = ends[i];
         } else {
-            m_stack.push_back({entry.start, entry.end, listing.rows[at], e, entry.position});
+            m_stack.push_back({entry.start, entry.end, listing.rows[at], e, at});
         }
     }
     merge(runs, rank);
@@ -121,9 +144,24 @@ void TrackWalker::merge(std::vector<Run>& runs, int32_t rank)
     // The last call walked, in locals while the loop runs.
     int64_t previousStart = lastStart, previousStop = lastStop;
     uint32_t previousEvent = lastEvent;
+    // The checkpoint is taken before the first call starting at or after this.
+    bool pending = m_keepCheckpoints;
+    int64_t checkpointBefore = pending ? m_cut : INT64_MAX;
+    auto checkpoint = [&] {
+        if (!pending)
+            return;
+        lastStart = previousStart;
+        lastStop = previousStop;
+        lastEvent = previousEvent;
+        takeCheckpoint(runs);
+        pending = false;
+        checkpointBefore = INT64_MAX;
+    };
     while (m_keys[winner].tie != kDone.tie) {
         Run& top = runs[winner];
         HeadKey& key = m_keys[winner];
+        if (key.start >= checkpointBefore) [[unlikely]]
+            checkpoint();
         if ((key.start < previousStart) | ((key.start == previousStart) & (key.stop > previousStop))
             | (key.stop < key.start)) {
             totals.disordered = true;
@@ -155,6 +193,7 @@ void TrackWalker::merge(std::vector<Run>& runs, int32_t rank)
     lastStart = previousStart;
     lastStop = previousStop;
     lastEvent = previousEvent;
+    checkpoint(); // at the end, if no call started after the cut
 }
 
 void TrackWalker::finishLane(TrackId track)

@@ -217,6 +217,7 @@ void TimelineIndexBuilder::resumeTrack(TrackId track, const TrackCarry& carry)
     const TimelineIndex& index = *m_resumeFrom->index;
     const TimelineLane& previous = index.lanes()[size_t(index.laneOfThread(carry.rank, carry.thread))];
     m_current = &m_lanes[track.value];
+    m_currentTrack = track.value;
     m_resumed[track.value] = {&previous, &carry};
     m_current->depths.resize(carry.depths.size());
     // Each row's closed calls then, in a store the walk appends to (call()).
@@ -272,9 +273,19 @@ std::shared_ptr<SharedColumnStore<uint32_t>> TimelineIndexBuilder::storeFor(cons
     return store;
 }
 
+void TimelineIndexBuilder::checkpoint()
+{
+    std::vector<uint64_t>& sizes = m_checkpoints[m_currentTrack];
+    const size_t stored = m_currentStored ? m_currentStored->size() : 0;
+    sizes.resize(std::max(stored, m_current->depths.size()));
+    for (size_t d = 0; d < sizes.size(); ++d)
+        sizes[d] = d < stored ? (*m_currentStored)[d].size : m_current->depths[d].events.size();
+}
+
 void TimelineIndexBuilder::track(TrackId track)
 {
     m_current = &m_lanes[track.value];
+    m_currentTrack = track.value;
     const auto stored = m_stored.find(track.value);
     m_currentStored = stored == m_stored.end() ? nullptr : &stored->second;
 }
@@ -307,6 +318,7 @@ void TimelineIndexBuilder::restart()
     m_lanes.clear();
     m_resumed.clear();
     m_stored.clear();
+    m_checkpoints.clear();
     m_current = nullptr;
     m_currentStored = nullptr;
 }
@@ -324,6 +336,7 @@ void TimelineIndexBuilder::join(NestingVisitor& piece)
     // Pieces come in walk order, so a track's later part appends to its earlier one.
     auto& builder = static_cast<TimelineIndexBuilder&>(piece);
     m_resumed.insert(builder.m_resumed.begin(), builder.m_resumed.end());
+    m_checkpoints.insert(builder.m_checkpoints.begin(), builder.m_checkpoints.end());
     // A resumed track is walked in one piece (never split), so its rows move over whole.
     for (auto& [track, rows] : builder.m_stored)
         m_stored[track] = std::move(rows);
@@ -370,15 +383,19 @@ void TimelineIndexBuilder::finishRows(const Capture& capture, NestingCarry* carr
         TrackCarry* made = carrying == carried.end() ? nullptr : carrying->second;
         if (made)
             made->depths.resize(lane.depths.size());
+        const auto checkpoint = m_checkpoints.find(track);
         for (size_t d = 0; d < lane.depths.size(); ++d) {
             RowJob job{&lane.depths[d]};
             if (resumed != m_resumed.end() && d < resumed->second.carry->depths.size()) {
                 job.previous = &resumed->second.previous->depths[d];
                 job.from = &resumed->second.carry->depths[d];
             }
-            if (made) { // a call still open at this depth is the row's last
+            if (made) { // the row's calls at the walk's checkpoint, but for one still open
                 job.save = &made->depths[d];
-                job.saveAt = lane.depths[d].size() - (d < made->stack.size() && made->stack[d].open ? 1 : 0);
+                const uint64_t calls = checkpoint == m_checkpoints.end() ? lane.depths[d].size()
+                                       : d < checkpoint->second.size() ? checkpoint->second[d]
+                                                                       : 0;
+                job.saveAt = calls - (d < made->stack.size() && made->stack[d].open ? 1 : 0);
             }
             rows.push_back(job);
         }

@@ -138,6 +138,7 @@ public:
     bool canResume(const TrackCarry& carry) const override;
     void resumeTrack(TrackId track, const TrackCarry& carry) override;
     void track(TrackId track) override;
+    void checkpoint() override;
     void call(uint32_t event, uint16_t depth, int64_t start, int64_t end) override;
     void unclosed(uint32_t event, TrackId track) override;
     void restart() override;
@@ -157,6 +158,10 @@ private:
 
     std::map<uint32_t, TimelineLane> m_lanes; // by TrackId
     TimelineLane* m_current = nullptr;
+    uint32_t m_currentTrack = 0;
+    // Per track whose walk had a checkpoint: each depth row's calls there (what the carry
+    // made there keeps of the row).
+    std::map<uint32_t, std::vector<uint64_t>> m_checkpoints;
     const NestingCarry* m_resumeFrom = nullptr;
     // NestingOrder::moved by the track the calls had in the carry's snapshot.
     using MovedByTrack = std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>;
