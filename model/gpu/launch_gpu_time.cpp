@@ -9,10 +9,10 @@ namespace spanscope::model {
 
 namespace {
 
-// Per launch call (a `from` of Launch flows; flows are sorted by `from`): its event and
-// the summed duration of the work it started.
-// A column (huge pages, column.h): a CUDA job's live update makes it afresh for millions of
-// launches, and growing a vector faulted it in 4 KiB at a time.
+} // namespace
+
+// A column (huge pages, column.h): made afresh for millions of launches, a growing vector
+// was faulted in 4 KiB at a time.
 Column<std::pair<uint32_t, int64_t>> launchTotals(const Capture& capture)
 {
     Column<std::pair<uint32_t, int64_t>> totals;
@@ -31,6 +31,8 @@ Column<std::pair<uint32_t, int64_t>> launchTotals(const Capture& capture)
     }
     return totals;
 }
+
+namespace {
 
 // The first index at or after `from` where `before` is false, for a `before` true on a
 // prefix of `items`: galloping from `from`, O(log(answer - from)).
@@ -58,15 +60,31 @@ uint64_t matchedLaunches(const Capture& capture)
     return launchTotals(capture).size();
 }
 
+bool hasLaunchGpuTime(const Capture& capture)
+{
+    if (capture.events.track.empty())
+        return false;
+    for (const RegionKind kind : capture.regionKinds)
+        if (kind != RegionKind::Cpu)
+            return true;
+    for (size_t i = 0; i < capture.flows.size(); ++i)
+        if (capture.flows.kind(i) == FlowKind::Launch)
+            return true;
+    return false;
+}
+
 void deriveLaunchGpuTime(Capture& capture)
 {
-    auto& e = capture.events;
-    bool gpuRegions = false;
-    for (const RegionKind kind : capture.regionKinds)
-        gpuRegions |= kind != RegionKind::Cpu;
-    const auto totals = launchTotals(capture);
-    if ((totals.empty() && !gpuRegions) || e.track.empty())
+    if (!hasLaunchGpuTime(capture))
         return;
+    capture.events.gpu.resize(capture.events.size());
+    fillLaunchGpuTime(capture, capture.events.gpu.mutableData());
+}
+
+void fillLaunchGpuTime(const Capture& capture, int64_t* gpu)
+{
+    const auto& e = capture.events;
+    const auto totals = launchTotals(capture);
     // Per track: launch starts, ascending, with prefix sums of their GPU time. Columns, each
     // made once at its size (see launchTotals).
     struct Launches
@@ -116,11 +134,8 @@ void deriveLaunchGpuTime(Capture& capture)
     uint64_t inRows = 0;
     for (const RegionRow& row : capture.rows)
         inRows += row.count;
-    if (inRows == e.size())
-        e.gpu.resize(e.size());
-    else
-        e.gpu.assign(e.size(), -1);
-    int64_t* gpu = e.gpu.mutableData();
+    if (inRows != e.size())
+        std::fill(gpu, gpu + e.size(), int64_t(-1));
     auto fill = [&](uint64_t i, Cursor& cursor) {
         gpu[i] = -1;
         if (e.end[i] < e.start[i] || e.track[i] >= launchesOf.size() || launchesOf[e.track[i]] < 0)

@@ -19,6 +19,16 @@ namespace spanscope::model {
 // calls and L launches; about O(N + L) where each row's calls are sorted by start. Call
 // before the capture is published.
 void deriveLaunchGpuTime(Capture& capture);
+// Whether deriveLaunchGpuTime fills the capture's GPU column: it has calls with tracks of
+// their own, and Launch flows or GPU regions. O(flows).
+bool hasLaunchGpuTime(const Capture& capture);
+// deriveLaunchGpuTime's values for every event, written to gpu[0, events) (a live stream's
+// column store, shared with its next snapshots).
+void fillLaunchGpuTime(const Capture& capture, int64_t* gpu);
+
+// Per launch call (a `from` of Launch flows), by event ascending: its event, and the
+// summed duration of the GPU work it started (ns; 0 for work that never closed).
+Column<std::pair<uint32_t, int64_t>> launchTotals(const Capture& capture);
 
 // Launch calls (runtime calls with GPU work) and how many of them a capture has.
 uint64_t matchedLaunches(const Capture& capture);

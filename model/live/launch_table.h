@@ -29,14 +29,16 @@ public:
     // shares the id): the first runtime call offered; without one, the first call offered.
     // Calls are offered in the order they arrived. 0 is CUPTI's "none": never kept.
     // Returns whether the id's launch changed while some work already named it (that
-    // work's launch flows change).
-    bool offer(uint32_t correlation, uint32_t call, bool runtime)
+    // work's launch flows change); then `before`, if given, gets the launch it had.
+    bool offer(uint32_t correlation, uint32_t call, bool runtime, uint32_t* before = nullptr)
     {
         if (correlation == 0)
             return false;
         Slot& slot = slotOf(correlation);
         if (slot.call != kNone && (!runtime || slot.runtime))
             return false;
+        if (before)
+            *before = slot.call;
         slot.call = call;
         slot.runtime = runtime;
         return slot.lastWork != kNone;

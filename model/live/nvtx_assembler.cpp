@@ -271,6 +271,7 @@ void NvtxAssembler::unlist(Thread& thread)
 {
     thread.listed = false;
     thread.cudaCalls = {}; // never read again
+    thread.pops = {};
 }
 
 void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& thread)
@@ -289,6 +290,7 @@ void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& threa
             return;
         }
     }
+    thread.longestCudaCall = std::max(thread.longestCudaCall, subtractSaturating(call.end, call.start));
     list.push_back(index);
     for (size_t i = list.size() - 1; i > at; --i)
         list.edit(i) = list[i - 1];
@@ -342,6 +344,11 @@ void NvtxAssembler::onPop(const PopRecord& r)
     c.open = false;
     if (call == thread.lastPush)
         thread.lastPushOpen = false;
+    if (thread.listed && thread.popsInOrder) {
+        thread.popsInOrder = thread.lastPopEnd <= c.end;
+        thread.lastPopEnd = c.end;
+        thread.pops.push_back(call);
+    }
     ++m_edits;
 }
 

@@ -20,6 +20,7 @@
 #include "../stats/row_durations.h"
 #include "launch_table.h"
 #include "nesting_list_stores.h"
+#include "rewritten_column.h"
 #include "protocol/spanscope_decoder.h"
 #include "shared_chunks.h"
 #include "shared_names.h"
@@ -227,6 +228,30 @@ public:
             GpuActivityTable activities; // shares its chunks with the snapshot's
             FlowTable flows;
             FlowTimes flowTimes;
+            // The GPU time of CPU calls (model/gpu/launch_gpu_time.h), kept so that an update
+            // counts it again only for the calls it appends and those around launches whose
+            // work changed (addGpuTimes).
+            struct Times
+            {
+                struct Launch
+                {
+                    int64_t start = 0; // of the launching call, ns
+                    uint32_t call = 0;
+                    int64_t gpuNs = 0; // its work's summed duration
+                    auto key() const { return std::pair(start, call); }
+                };
+                // Per track (a call's launches are those on its track): launches by (start,
+                // call), and before[i] the GPU ns of launches [0, i) (saturating).
+                struct Track
+                {
+                    std::vector<Launch> launches;
+                    std::vector<int64_t> before{0};
+                };
+                std::vector<Track> tracks; // by TrackId
+                RewrittenColumn<int64_t> column; // the snapshot's GPU column
+                uint64_t countedWhole = 0; // snapshots since the tables were new that counted every event
+            };
+            Times times;
         };
         GpuTables gpu;
     };
@@ -323,7 +348,22 @@ private:
     // moved were then (event then, event now); or fresh ones, `moved` empty. Brought up to
     // date: O(work arrived + changes + table rows after the first changed).
     void addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                      const std::vector<std::pair<uint32_t, uint32_t>>& moved, LayoutMemo::GpuTables& tables) const;
+                      const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
+                      LayoutMemo::GpuTables& tables) const;
+    // The ids (correlation) whose launch or work changed in an update of the GPU tables,
+    // each with its launch before (LaunchTable::kNone: none), and the work taken in before.
+    struct LaunchChanges
+    {
+        std::vector<std::pair<uint32_t, uint32_t>> ids; // (id, launch before); an id may repeat
+        uint64_t workBefore = 0;
+    };
+    // Fills the GPU column (the GPU time of CPU calls, as deriveLaunchGpuTime defines it):
+    // from `tables.times` where they hold the column of the snapshot whose first
+    // `keptEvents` events this one kept, counting again only the events after those and
+    // the calls on a listed thread's track around launches `changes` names (O(those, plus
+    // the track's launches after the first changed)); else whole.
+    void addGpuTimes(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf, uint64_t keptEvents,
+                     const LaunchChanges& changes, LayoutMemo::GpuTables& tables) const;
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).
     void addCudaCall(int64_t start, int64_t end, uint32_t region, uint32_t thread, const GpuWork& work);
@@ -493,6 +533,12 @@ private:
         // call arrives before it: each call is put in place from the back, at most
         // kMaxCudaReorder places back (else the thread is no longer listed).
         SharedChunks<uint32_t> cudaCalls;
+        int64_t longestCudaCall = 0; // ns
+        // Its listed pushes in the order they were popped, while their ends only go
+        // forward (popsInOrder): the GPU time of the calls ending after a time (addGpuTimes).
+        SharedChunks<uint32_t> pops;
+        bool popsInOrder = true;
+        int64_t lastPopEnd = INT64_MIN;
         // Its place in m_trackOwners: its track's id in every snapshot; kUntracked while
         // it has none.
         uint32_t track = kUntracked;

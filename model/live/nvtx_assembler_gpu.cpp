@@ -3,7 +3,6 @@
 // a launch links to the work it started by CUPTI's correlation id. From there everything
 // the tracks model offers for traces (GPU time of CPU ranges, kernels table, flows, GPU
 // memory) works for live captures too.
-#include "../gpu/launch_gpu_time.h"
 #include "../stats/saturating.h"
 #include "launch_table.h"
 #include "nvtx_assembler.h"
@@ -337,7 +336,7 @@ Track NvtxAssembler::gpuTrack(Capture& c, const TrackOwner& owner) const
 }
 
 void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                                 const std::vector<std::pair<uint32_t, uint32_t>>& moved,
+                                 const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
                                  LayoutMemo::GpuTables& tables) const
 {
     if (m_gpuWork.empty() && m_gpuMemory.empty() && m_cudaDevices.empty())
@@ -394,12 +393,15 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     }
     // The API calls that arrived since, in arrival order; then the work (its launch is then
     // the one the table settles on).
-    std::vector<uint32_t> relaunched; // ids whose launch changed
+    LaunchChanges launchChanges; // for the GPU time of CPU calls
+    launchChanges.workBefore = tables.work;
     for (size_t w = tables.work; w < m_gpuWork.size(); ++w)
-        if (const GpuWork& work = m_gpuWork[w]; work.kind == GpuWorkKind::Api)
-            if (tables.launches.offer(work.correlation, work.call, work.detail == uint32_t(CudaApiKind::Runtime)))
-                relaunched.push_back(work.correlation);
-    for (const uint32_t correlation : relaunched)
+        if (const GpuWork& work = m_gpuWork[w]; work.kind == GpuWorkKind::Api) {
+            uint32_t before = LaunchTable::kNone;
+            if (tables.launches.offer(work.correlation, work.call, work.detail == uint32_t(CudaApiKind::Runtime), &before))
+                launchChanges.ids.emplace_back(work.correlation, before); // relaunched
+        }
+    for (const auto& [correlation, before] : launchChanges.ids)
         workNaming(correlation, [&](uint32_t work) { flowsChanged.emplace_back(work, UINT32_MAX); });
     // Each piece of work's flow changes once: where it moved, from its event then.
     std::sort(flowsChanged.begin(), flowsChanged.end());
@@ -427,6 +429,8 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
         tables.previousWork[i] = tables.launches.addWork(w.correlation, uint32_t(i));
         addedActivities.push_back(activity(w, eventOf[w.call]));
         launchFlow(w);
+        if (w.correlation != 0)
+            launchChanges.ids.emplace_back(w.correlation, tables.launches.find(w.correlation));
     }
     tables.work = m_gpuWork.size();
     std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());
@@ -506,7 +510,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             c.counters.push_back(std::move(entry.first));
         }
     }
-    deriveLaunchGpuTime(c);
+    addGpuTimes(c, order, eventOf, keptEvents, launchChanges, tables);
 }
 
 void NvtxAssembler::addGpuMetadata(Capture& c) const

@@ -466,7 +466,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.regionKinds = m_regionKinds;
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
-    addGpuTables(c, order, eventOf, gpuKept ? moved : std::vector<std::pair<uint32_t, uint32_t>>{}, gpu);
+    addGpuTables(c, order, eventOf, gpuKept ? moved : std::vector<std::pair<uint32_t, uint32_t>>{},
+                 gpuKept ? layout.appendedFrom : 0, gpu);
     if (!c.nestingOrder.empty() && layoutSerial) {
         c.nestingOrder.openEnd = last;
         c.nestingOrder.layoutSerial = layoutSerial;
