@@ -199,9 +199,10 @@ struct NvtxTables
     std::vector<NvtxMark> marks;
     // Per call (same length as the event columns), or empty where every call is in the
     // default domain (0) / has no category (0): a live snapshot leaves them out then (4
-    // bytes per call each, written afresh per update). Read them through domainOf() and
-    // categoryOf().
-    Column<uint32_t> callDomains, callCategories;
+    // bytes per call each). Read them through domainOf() and categoryOf(). A live
+    // snapshot's share stores with the next ones (a call's domain and category never
+    // change), as its start and end columns do.
+    EventColumn<uint32_t> callDomains, callCategories;
     // Calls still open when the stream ended (or at the snapshot), closed at the last
     // timestamp by the assembler; ascending event indices.
     std::vector<uint64_t> closedAtEnd;

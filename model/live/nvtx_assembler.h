@@ -162,11 +162,12 @@ public:
         // The stores of the snapshot's start, end and thread columns, shared with it and
         // appended to by the next one (see snapshot()); `written`: the events they hold.
         // The track column's too while no call is a start/end range (whose lanes are
-        // packed afresh by each snapshot).
+        // packed afresh by each snapshot); the NVTX domain and category columns' where the
+        // snapshot has them.
         struct Stores
         {
             std::shared_ptr<SharedColumnStore<int64_t>> start, end, threadIds;
-            std::shared_ptr<SharedColumnStore<uint32_t>> track;
+            std::shared_ptr<SharedColumnStore<uint32_t>> track, domains, categories;
             uint64_t written = 0;
         };
         Stores stores;

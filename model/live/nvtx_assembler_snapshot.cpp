@@ -175,11 +175,17 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // The track column too, unless some call is a start/end range: their lanes are packed
     // afresh, so a call's track id may change from one snapshot to the next.
     const bool sharedTracks = taskOfCall.empty();
+    // The NVTX per-call columns only where some call is not in the default domain or has
+    // a category (NvtxTables: empty means 0 for every call); stores like start's.
+    const bool perCallDomains =
+        m_callDomains.size() > 1 || (m_callDomains.size() == 1 && m_callDomains.begin()->first != 0);
     LayoutMemo::Stores stores;
     uint64_t kept = 0;
     if (memo) {
         if (layout.fromMemo && memo->stores.start && memo->stores.written == layout.appendedFrom
-            && memo->stores.start->capacity() >= events && (memo->stores.track != nullptr) == sharedTracks) {
+            && memo->stores.start->capacity() >= events && (memo->stores.track != nullptr) == sharedTracks
+            && (memo->stores.domains != nullptr) == perCallDomains
+            && (memo->stores.categories != nullptr) == m_sawCategory) {
             stores = memo->stores;
             kept = memo->stores.written;
         } else {
@@ -189,12 +195,20 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             stores.threadIds = std::make_shared<SharedColumnStore<int64_t>>(capacity);
             if (sharedTracks)
                 stores.track = std::make_shared<SharedColumnStore<uint32_t>>(capacity);
+            if (perCallDomains)
+                stores.domains = std::make_shared<SharedColumnStore<uint32_t>>(capacity);
+            if (m_sawCategory)
+                stores.categories = std::make_shared<SharedColumnStore<uint32_t>>(capacity);
         }
         stores.written = events;
     } else {
         e.start.resize(events);
         e.end.resize(events);
         e.threadIds.resize(events);
+        if (perCallDomains)
+            c.nvtx.callDomains.resize(events);
+        if (m_sawCategory)
+            c.nvtx.callCategories.resize(events);
     }
     if (!stores.track)
         e.track.resize(events);
@@ -203,6 +217,12 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     int64_t* const threadOut = stores.threadIds ? stores.threadIds->data() : e.threadIds.mutableData();
     uint32_t* const trackOut = stores.track ? stores.track->data() : e.track.mutableData();
     const uint64_t trackKept = stores.track ? kept : 0;
+    uint32_t* const domainOut = !perCallDomains ? nullptr
+                                : stores.domains ? stores.domains->data()
+                                                 : c.nvtx.callDomains.mutableData();
+    uint32_t* const categoryOut = !m_sawCategory ? nullptr
+                                  : stores.categories ? stores.categories->data()
+                                                      : c.nvtx.callCategories.mutableData();
     // A column sized for every event, to write, when `wanted`; else none.
     auto sized = [&](EventColumn<int64_t>& column, bool wanted) -> int64_t* {
         if (!wanted)
@@ -216,14 +236,6 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     int64_t* const allocCountOut = sized(e.allocCounts, m_sawAllocations);
     int64_t* const allocBytesOut = sized(e.allocBytes, m_sawAllocations);
     int64_t* const iterationsOut = sized(e.allocIterations, m_sawAllocSpans);
-    // The NVTX per-call columns only where some call is not in the default domain or has
-    // a category (NvtxTables: empty means 0 for every call).
-    const bool perCallDomains =
-        m_callDomains.size() > 1 || (m_callDomains.size() == 1 && m_callDomains.begin()->first != 0);
-    if (perCallDomains)
-        c.nvtx.callDomains.resize(events);
-    if (m_sawCategory)
-        c.nvtx.callCategories.resize(events);
     // Call i's values written to event k: its own event, or one it held in an earlier
     // snapshot (no row holds those; they are written all the same, as nothing in the
     // columns is left undefined), but not into the shared stores below `kept`.
@@ -233,15 +245,15 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
             startOut[k] = call.start;
             endOut[k] = endOf(call);
             threadOut[k] = call.thread == kNoThread ? -1 : int64_t(call.thread);
+            if (domainOut)
+                domainOut[k] = call.domain;
+            if (categoryOut)
+                categoryOut[k] = call.category;
         }
         if (k >= trackKept)
             trackOut[k] = trackOf(call, i);
         if (taskOut)
             taskOut[k] = taskOfCall[i];
-        if (perCallDomains)
-            c.nvtx.callDomains[k] = call.domain;
-        if (m_sawCategory)
-            c.nvtx.callCategories[k] = call.category;
         // Start/end ranges are not a thread's: nothing is attributed to them.
         if (m_sawAllocations || m_sawAllocSpans) {
             const CallAllocations counted = allocationsOf(i);
@@ -263,8 +275,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // writing: the scatter reads the calls appended, not the whole call table, where the
     // nesting lists go on from the memo's too.
     const bool eventOfKept = layout.fromMemo && memo->eventOf.size() == memo->calls;
-    const bool appendOnly = eventOfKept && kept > 0 && trackKept > 0 && !taskOut && !perCallDomains
-                            && !m_sawCategory && !allocCountOut && !iterationsOut;
+    const bool appendOnly = eventOfKept && kept > 0 && trackKept > 0 && !taskOut && !allocCountOut && !iterationsOut;
     NestingLists nesting = nestingLists(layout.callsBefore, memo, eventOfKept);
     const bool scatterAppended = appendOnly && (nesting.following || nesting.stores.empty());
     // The rows' spans in the order of the columns: eventOf is written block by block of
@@ -345,8 +356,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     // The events no row holds: between the held spans. Only columns written afresh need
     // them written (all lie below `kept`, which the shared stores already hold): with none,
     // this pass would read a call per event left behind, up to a quarter of the columns.
-    const bool freshColumns = kept == 0 || trackKept == 0 || taskOut || perCallDomains || m_sawCategory
-                              || allocCountOut || iterationsOut;
+    const bool freshColumns = kept == 0 || trackKept == 0 || taskOut || allocCountOut || iterationsOut;
     if (layout.holes > 0 && freshColumns) {
         uint64_t k = 0;
         for (const EventSpan& s : held) {
@@ -364,13 +374,18 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     }
     if (stores.track)
         e.track = EventColumn<uint32_t>::sharing(stores.track, events);
+    if (stores.domains)
+        c.nvtx.callDomains = EventColumn<uint32_t>::sharing(stores.domains, events);
+    if (stores.categories)
+        c.nvtx.callCategories = EventColumn<uint32_t>::sharing(stores.categories, events);
     // The next snapshots append to the stores and the order: their pages are faulted in
     // meanwhile (as many as this one appended, twice over; laid out afresh, a few).
     if (memo) {
         const uint64_t appended = layout.fromMemo ? events - layout.appendedFrom : 0;
         for (const auto* store : {&stores.start, &stores.end, &stores.threadIds})
             prefaultStoreAhead(*store, events, appended);
-        prefaultStoreAhead(stores.track, events, appended);
+        for (const auto* store : {&stores.track, &stores.domains, &stores.categories})
+            prefaultStoreAhead(*store, events, appended);
         prefaultNext(layout.order, order.data() + events, order.capacity() - events, appended);
     }
     // Lists going on from the memo's while every column is written (some are written

@@ -159,7 +159,10 @@ public:
             case 1:
             case 2:
             {
-                const uint32_t domain = m_random() % 5 == 0 ? 7 : 0, category = m_random() % 3;
+                // Another domain from the third round on, categories from the fifth: the
+                // NVTX per-call columns appear in a stream that had none.
+                const uint32_t domain = m_random() % 5 == 0 && m_round >= 3 ? 7 : 0;
+                const uint32_t category = m_round >= 5 ? m_random() % 3 : 0;
                 if (m_pushesOnly) // one domain, no category: no NVTX per-call column to write
                     m_feed.push(100 + t, m_round == 10 && t == 3 ? 1 : m_now[t], name("r"));
                 else
