@@ -249,8 +249,10 @@ struct NestingOrder
     EventColumn<uint32_t> rows;
     // Per row: 1 when every call of it is on a listed track. Empty = none known to be.
     std::vector<uint8_t> rowListed;
-    // Per region: its CPU row, UINT32_MAX where it has none (what the lists' rows are).
-    Column<uint32_t> rowOfRegion;
+    // Per row key (rowKey(): a region's CPU row, or its GPU row): that row, UINT32_MAX
+    // where it has none (what the lists' rows are).
+    Column<uint32_t> rowOfKey;
+    static uint32_t rowKey(uint32_t region, bool gpu) { return 2 * region + (gpu ? 1 : 0); }
     // The end shown for calls still open (the snapshot's last timestamp, ns).
     int64_t openEnd = 0;
 

@@ -5,9 +5,10 @@
 // calls, and the calls the appending layout moved (open then, or taken along), instead of
 // every listed call of the job.
 //
-// Each listed thread has two lists, its pushes and its CUDA calls (list 2t and 2t + 1 of
-// thread t), and each list places of its own (`base`, with `room` to grow), so a list
-// growing moves no other. A snapshot's lists are stores it shares (EventColumn), which
+// Lists are by track (ids are stable: NvtxAssembler::m_trackOwners): a listed thread's
+// track k has two, its pushes and its CUDA calls (lists 2k and 2k + 1), a listed GPU
+// track one, its work (list 2k); each list has places of its own (`base`, with `room` to
+// grow), so a list growing moves no other. A snapshot's lists are stores it shares (EventColumn), which
 // must never change under it; so two pairs of stores take turns: the next snapshot
 // writes into the pair before the last one (brought up to date with the last snapshot's
 // writes, then its own) when nothing but the memo holds that pair any more (the snapshot
@@ -40,18 +41,19 @@ struct NestingListStores
         uint32_t event, row;
     };
 
-    // Per list (2t: thread t's pushes, 2t + 1: its CUDA calls): where it starts
-    // (kNotListed: not listed), how many places it has, how many it uses.
+    // Per list (2k: track k's own calls, a thread's pushes or a GPU track's work; 2k + 1:
+    // a thread's CUDA calls): where it starts (kNotListed: not listed), how many places it
+    // has, how many it uses.
     std::vector<uint64_t> base, room, count;
-    static size_t pushes(uint32_t thread) { return 2 * size_t(thread); }
-    static size_t cudaCalls(uint32_t thread) { return 2 * size_t(thread) + 1; }
+    static size_t calls(uint32_t track) { return 2 * size_t(track); }
+    static size_t cudaCalls(uint32_t track) { return 2 * size_t(track) + 1; }
     uint64_t size = 0;         // the end of the last list's room
     Pair written;              // the pair holding the lists (the snapshot's)
     Pair spare;                // the pair before it, lacking `writes`; or none
     std::vector<Write> writes; // what `written` got that `spare` lacks
-    // The rows then: per region, its CPU row (UINT32_MAX: none), and per CPU row whether
-    // every call of it is on a listed thread.
-    Column<uint32_t> rowOfRegion; // a Column: see NvtxAssembler::NestingLists
+    // The rows then: per row key (NestingOrder::rowKey), its row (UINT32_MAX: none), and
+    // per row whether every call of it is on a listed track.
+    Column<uint32_t> rowOfKey; // a Column: see NvtxAssembler::NestingLists
     std::vector<uint8_t> rowListed;
 
     bool empty() const { return !written; }
@@ -82,7 +84,7 @@ struct NestingListStores
         next.room = last.room;
         next.count = last.count;
         next.size = last.size;
-        next.rowOfRegion = last.rowOfRegion;
+        next.rowOfKey = last.rowOfKey;
         next.rowListed = last.rowListed;
         next.spare = last.written;
         if (last.spare && last.spare.unique()) {

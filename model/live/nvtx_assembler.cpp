@@ -274,28 +274,44 @@ void NvtxAssembler::unlist(Thread& thread)
     thread.pops = {};
 }
 
-void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& thread)
+bool NvtxAssembler::putInOrder(SharedChunks<uint32_t>& list, const Call& call, uint32_t index) const
 {
-    if (!thread.listed)
-        return;
-    auto& list = thread.cudaCalls;
     auto comesAfter = [&](uint32_t other) { // `call` goes after `other`
         const Call& o = m_calls[other];
         return call.start > o.start || (call.start == o.start && call.end <= o.end);
     };
     size_t at = list.size();
-    while (at > 0 && !comesAfter(list[at - 1])) {
-        if (list.size() - --at > kMaxCudaReorder) {
-            unlist(thread); // too far out of order: walked from the rows from now on
-            return;
-        }
-    }
-    thread.longestCudaCall = std::max(thread.longestCudaCall, subtractSaturating(call.end, call.start));
+    while (at > 0 && !comesAfter(list[at - 1]))
+        if (list.size() - --at > kMaxCudaReorder)
+            return false;
     list.push_back(index);
     for (size_t i = list.size() - 1; i > at; --i)
         list.edit(i) = list[i - 1];
     if (at + 1 < list.size())
         list.edit(at) = index;
+    return true;
+}
+
+void NvtxAssembler::listCudaCall(const Call& call, uint32_t index, Thread& thread)
+{
+    if (!thread.listed)
+        return;
+    if (!putInOrder(thread.cudaCalls, call, index)) {
+        unlist(thread); // too far out of order: walked from the rows from now on
+        return;
+    }
+    thread.longestCudaCall = std::max(thread.longestCudaCall, subtractSaturating(call.end, call.start));
+}
+
+void NvtxAssembler::listWork(const Call& call, uint32_t index, uint32_t track)
+{
+    if (track >= m_workLists.size())
+        m_workLists.resize(size_t(track) + 1);
+    WorkList& list = m_workLists[track];
+    if (list.listed && !putInOrder(list.calls, call, index)) {
+        list.listed = false; // too far out of order: walked from the rows from now on
+        list.calls = {};
+    }
 }
 
 uint32_t NvtxAssembler::appendCall(const Call& call)

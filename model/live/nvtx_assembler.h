@@ -598,6 +598,19 @@ private:
     // whose pushIndex it sets for a push).
     void listCall(const Call& call, uint32_t index, Call& appended);
     void listCudaCall(const Call& call, uint32_t index, Thread& thread);
+    // Puts call `index` in `list` (calls by start ascending, end descending, arrival order
+    // between equals) from the back; false, leaving it out, where it would go more than
+    // kMaxCudaReorder places back.
+    bool putInOrder(SharedChunks<uint32_t>& list, const Call& call, uint32_t index) const;
+    // GPU work on a GPU track is listed as a thread's CUDA calls are (by start, put in place
+    // from the back), while `listed`: by track id (only GPU tracks' are used).
+    struct WorkList
+    {
+        SharedChunks<uint32_t> calls;
+        bool listed = true;
+    };
+    std::vector<WorkList> m_workLists;
+    void listWork(const Call& call, uint32_t index, uint32_t track);
     // The thread's calls are walked from the rows from now on (its lists are dropped).
     void unlist(Thread& thread);
     // Where a snapshot's laying out of the calls puts the listed threads' calls in
@@ -605,9 +618,29 @@ private:
     struct NestingLists
     {
         static constexpr uint64_t kNotListed = NestingListStores::kNotListed;
-        // Where the lists are: their places (stores.base), the rows (stores.rowOfRegion,
-        // .rowListed). Empty when no thread is listed.
+        // Where the lists are: their places (stores.base), the rows (stores.rowOfKey,
+        // .rowListed). Empty when no track is listed.
         NestingListStores stores;
+        // Per thread: the list of its pushes (NestingListStores::calls of its track), or
+        // kNotListed. Per track: whether its lists are. The assembler's GPU work (the
+        // track of each piece).
+        std::vector<uint64_t> pushesOf;
+        std::vector<uint8_t> trackListed;
+        const SharedChunks<GpuWork>* gpuWork = nullptr;
+        // Where thread `thread`'s pushes are listed, or kNotListed.
+        uint64_t baseOf(uint32_t thread) const
+        {
+            return pushesOf[thread] == kNotListed ? kNotListed : stores.base[pushesOf[thread]];
+        }
+        // The row of GPU work `call`, or UINT32_MAX where its track is listed (nothing to
+        // clear).
+        uint32_t unlistedGpuRow(const Call& call) const
+        {
+            const uint32_t track = (*gpuWork)[call.gpu].track;
+            return track < trackListed.size() && trackListed[track]
+                       ? UINT32_MAX
+                       : stores.rowOfKey[NestingOrder::rowKey(call.region, true)];
+        }
         // The lists go on from the memo's (NestingListStores::following): only the calls
         // appended are placed (placeAppended); else every call is (place).
         bool following = false;
@@ -615,14 +648,19 @@ private:
         uint32_t* rows = nullptr;
         // Puts a push laid out as `event` in its thread's list, or leaves its row unlisted
         // (a call off the lists: a start/end range, a call of a thread not listed). A
-        // listed thread's CUDA calls are placed apart (placeCudaCalls). Any thread; calls
+        // listed thread's CUDA calls are placed apart (placeSorted). Any thread; calls
         // are placed in parallel.
         void place(const Call& call, uint32_t event)
         {
-            if (call.thread == kNoThread || stores.empty())
+            if (stores.empty())
                 return;
-            const uint32_t row = stores.rowOfRegion[call.region];
-            const uint64_t base = stores.base[NestingListStores::pushes(call.thread)];
+            if (call.thread == kNoThread) { // GPU work: placed by placeSorted()
+                if (const uint32_t row = call.gpu != kNotCuda ? unlistedGpuRow(call) : UINT32_MAX; row != UINT32_MAX)
+                    std::atomic_ref<uint8_t>(stores.rowListed[row]).store(0, std::memory_order_relaxed);
+                return;
+            }
+            const uint32_t row = stores.rowOfKey[NestingOrder::rowKey(call.region, false)];
+            const uint64_t base = baseOf(call.thread);
             if (!call.async && base != kNotListed) {
                 if (call.gpu != kNotCuda)
                     return;
@@ -637,10 +675,15 @@ private:
         // the place written is kept for the snapshot after this one. One thread.
         void placeAppended(const Call& call, uint32_t event)
         {
-            if (call.thread == kNoThread || stores.empty())
+            if (stores.empty())
                 return;
-            const uint32_t row = stores.rowOfRegion[call.region];
-            const uint64_t base = stores.base[NestingListStores::pushes(call.thread)];
+            if (call.thread == kNoThread) {
+                if (const uint32_t row = call.gpu != kNotCuda ? unlistedGpuRow(call) : UINT32_MAX; row != UINT32_MAX)
+                    stores.rowListed[row] = 0;
+                return;
+            }
+            const uint32_t row = stores.rowOfKey[NestingOrder::rowKey(call.region, false)];
+            const uint64_t base = baseOf(call.thread);
             if (call.async || base == kNotListed)
                 stores.rowListed[row] = 0;
             else if (call.gpu == kNotCuda)
@@ -654,13 +697,14 @@ private:
     // threads listed, each list with room, the rows numbered as then (the memo's lists then
     // give up their writes' memory: NestingListStores::following).
     NestingLists nestingLists(const Column<uint64_t>& callsBefore, LayoutMemo* memo, bool appended) const;
-    // Writes the listed threads' CUDA calls into the lists; `eventOf`: call -> event. Where
-    // the lists go on from the memo's, only the places that can have changed: each list's
-    // last kMaxCudaReorder places then and those after, and the places of the calls that
-    // moved (`moved`: (event then, event now), `order`: event -> call).
-    void placeCudaCalls(NestingLists& lists, const Column<uint32_t>& eventOf, const Column<uint32_t>& order,
-                        const std::vector<uint64_t>* countBefore,
-                        const std::vector<std::pair<uint32_t, uint32_t>>& moved) const;
+    // Writes the lists kept in order as calls arrive (the listed threads' CUDA calls, the
+    // listed GPU tracks' work) into the lists; `eventOf`: call -> event. Where the lists go
+    // on from the memo's, only the places that can have changed: each list's last
+    // kMaxCudaReorder places then and those after, and the places of the calls that moved
+    // (`moved`: (event then, event now), `order`: event -> call).
+    void placeSorted(NestingLists& lists, const Column<uint32_t>& eventOf, const Column<uint32_t>& order,
+                     const std::vector<uint64_t>* countBefore,
+                     const std::vector<std::pair<uint32_t, uint32_t>>& moved) const;
     // c.nestingOrder from the lists once they are written and c's rows and tracks made.
     void finishNestingOrder(Capture& c, const NestingLists& lists) const;
     struct Mark

@@ -160,7 +160,9 @@ void NvtxAssembler::addCudaCall(int64_t start, int64_t end, uint32_t region, uin
         }
     }
     m_gpuWork.push_back(placed);
-    appendCall(call);
+    const uint32_t index = appendCall(call);
+    if (thread == kNoThread)
+        listWork(call, index, placed.track);
     m_domainNames.try_emplace(kCudaDomain, "CUDA");
     seen(end);
 }

@@ -393,7 +393,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     if (nesting.following && !scatterAppended)
         for (uint64_t k = layout.appendedFrom; k < events; ++k)
             nesting.placeAppended(m_calls[order[k]], uint32_t(k));
-    placeCudaCalls(nesting, eventOf, order, nesting.following ? &memo->lists.count : nullptr, moved);
+    placeSorted(nesting, eventOf, order, nesting.following ? &memo->lists.count : nullptr, moved);
     nesting.stores.prefaultNext(nesting.following ? &memo->lists.count : nullptr);
     for (const BlockLists& lists : blocks) {
         c.nvtx.closedAtEnd.insert(c.nvtx.closedAtEnd.end(), lists.closedAtEnd.begin(), lists.closedAtEnd.end());

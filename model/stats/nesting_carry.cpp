@@ -8,11 +8,17 @@
 
 namespace spanscope::model {
 
-const TrackCarry* NestingCarry::find(int32_t rank, int64_t thread) const
+const TrackCarry* NestingCarry::find(TrackId id, const Track& now) const
 {
-    for (const TrackCarry& t : tracks)
-        if (t.rank == rank && t.thread == thread)
-            return &t;
+    for (const TrackCarry& t : tracks) {
+        const Track& then = t.fields;
+        if (t.track == id)
+            return then.kind == now.kind && then.rank == now.rank && then.thread == now.thread && then.task == now.task
+                           && then.device == now.device && then.stream == now.stream
+                           && then.inferredLane == now.inferredLane
+                       ? &t
+                       : nullptr;
+    }
     return nullptr;
 }
 
@@ -47,8 +53,8 @@ bool NestingCarry::resumable(const Capture& c, const TrackCarry& carry,
     }
     if (walked == 0)
         return false;
-    for (const auto& [region, ns] : carry.exclusive)
-        if (region >= listing.rowOfRegion.size() || listing.rowOfRegion[region] >= c.rows.size())
+    for (const auto& [key, ns] : carry.exclusive)
+        if (key >= listing.rowOfKey.size() || listing.rowOfKey[key] >= c.rows.size())
             return false;
     for (size_t i = 0; i < carry.stack.size(); ++i) {
         const TrackCarry::Entry& entry = carry.stack[i];
@@ -108,8 +114,7 @@ void Nester::planCarry(std::vector<std::vector<Run>>& runsOfTrack)
         for (; next < listing.tracks.size() && listing.tracks[next].track == id; ++next)
             filled = filled && listing.tracks[next].end > listing.tracks[next].begin;
         const Track& track = m_capture.tracks[id.value];
-        if (!filled || track.kind != TrackKind::Thread || track.inferredLane != 0 ||
-            runsOfTrack[id.value].size() != next - i)
+        if (!filled || track.inferredLane != 0 || runsOfTrack[id.value].size() != next - i)
             continue; // not walked from its lists alone
         m_listedOf[id.value] = uint32_t(m_listed.size());
         Listed& listed = m_listed.emplace_back();
@@ -122,7 +127,7 @@ void Nester::planCarry(std::vector<std::vector<Run>>& runsOfTrack)
                                       m_events.start[listing.events[list.end - std::min(list.unsettled, list.end - list.begin)]]);
         }
         const TrackCarry* carry =
-            m_options.resumeFrom ? m_options.resumeFrom->find(track.rank, track.thread) : nullptr;
+            m_options.resumeFrom ? m_options.resumeFrom->find(id, track) : nullptr;
         if (carry && (!m_visitor || m_visitor->canResume(*carry)) &&
             m_options.resumeFrom->resumable(m_capture, *carry, listed.lists, listed.ends)) {
             listed.carry = carry;
@@ -153,8 +158,7 @@ void Nester::walkTrack(TrackWalker& walker, std::vector<Run>& runs, TrackId trac
         return;
     const Track& t = m_capture.tracks[track.value];
     TrackCarry made;
-    made.rank = t.rank;
-    made.thread = t.thread;
+    made.fields = t;
     made.track = track;
     made.cut = listed->cut;
     for (size_t k = 0; k < listed->lists.size(); ++k) {
@@ -192,6 +196,11 @@ void Nester::finishCarry()
     // Each carried track's exclusive time per row at its checkpoint (in the order the walk
     // first met the rows), less the own time of its calls still open.
     std::vector<int64_t> ofRow(m_capture.rows.size(), 0);
+    std::vector<uint32_t> keyOfRow(m_capture.rows.size(), UINT32_MAX); // NestingOrder::rowKey
+    const auto& rowOfKey = m_capture.nestingOrder.rowOfKey;
+    for (uint32_t key = 0; key < rowOfKey.size(); ++key)
+        if (rowOfKey[key] < keyOfRow.size())
+            keyOfRow[rowOfKey[key]] = key;
     for (Listed& listed : m_listed) {
         if (!listed.made)
             continue;
@@ -220,7 +229,8 @@ void Nester::finishCarry()
         for (const auto& lane : listed.lanes) {
             const uint32_t row = lane.first;
             exact = exact && ofRow[row] > -kLimit && ofRow[row] < kLimit;
-            made.exclusive.emplace_back(m_capture.rows[row].region, ofRow[row]);
+            exact = exact && keyOfRow[row] != UINT32_MAX;
+            made.exclusive.emplace_back(keyOfRow[row], ofRow[row]);
             ofRow[row] = 0;
         }
         if (exact)

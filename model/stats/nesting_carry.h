@@ -63,11 +63,10 @@ struct DepthCarry
 // before `cut` had been walked (the whole walk, where `cut` is INT64_MAX).
 struct TrackCarry
 {
-    // The track across snapshots (track ids are given anew each snapshot): Track::rank
-    // and Track::thread of a thread track.
-    int32_t rank = 0;
-    int64_t thread = -1;
-    TrackId track; // in the snapshot it was made from
+    // The track: a live stream's listed tracks keep their ids from one snapshot to the
+    // next (NvtxAssembler numbers them as they come); its fields then, to check that.
+    TrackId track;
+    Track fields;
     // Every call starting before it was walked, and no other (NestingOrder::ListedTrack::
     // unsettled: calls that may still get calls put before them start at or after it).
     int64_t cut = INT64_MAX;
@@ -90,8 +89,9 @@ struct TrackCarry
     uint32_t lastEvent = 0;
     // The latest end of a closed call walked (INT64_MIN: none).
     int64_t maxClosedEnd = INT64_MIN;
-    // Exclusive ns per region (a CPU row's; rows move between snapshots, regions do not),
-    // in the order the walk first met them, without the own time of the calls still open.
+    // Exclusive ns per row, by its key (NestingOrder::rowKey: rows move between snapshots,
+    // their keys do not), in the order the walk first met them, without the own time of
+    // the calls still open.
     std::vector<std::pair<uint32_t, int64_t>> exclusive;
     std::vector<DepthCarry> depths; // per depth of the track's timeline lane
 };
@@ -107,7 +107,8 @@ struct NestingCarry
     std::vector<TrackCarry> tracks;
     uint64_t resumedTracks = 0; // of those, walked on from the carry before (not whole)
 
-    const TrackCarry* find(int32_t rank, int64_t thread) const;
+    // The carry of track `id`, if it had the same fields then.
+    const TrackCarry* find(TrackId id, const Track& now) const;
     // Where a call at `event` in the carry's snapshot is in the one laid out from it
     // (NestingOrder::moved).
     static uint32_t movedTo(const NestingOrder& listing, uint32_t event);

@@ -95,8 +95,8 @@ void TrackWalker::resume(std::vector<Run>& runs, TrackId track, const TrackCarry
     lastStart = carry.lastStart;
     lastStop = carry.lastStop;
     // The rows in the order the walk first met them, as the whole walk lists them.
-    for (const auto& [region, ns] : carry.exclusive) {
-        const uint32_t row = listing.rowOfRegion[region];
+    for (const auto& [key, ns] : carry.exclusive) {
+        const uint32_t row = listing.rowOfKey[key];
         totals.rowExclusive[row] = addSaturating(totals.rowExclusive[row], ns);
         addLaneExclusive(row, ns);
     }

@@ -175,6 +175,14 @@ std::pair<size_t, size_t> TimelineIndex::marksIn(const Capture& capture, uint32_
     return {size_t(first - m_marks.begin()), size_t(last - m_marks.begin())};
 }
 
+int32_t TimelineIndex::laneOfTrack(TrackId track) const
+{
+    for (size_t lane = 0; lane < m_lanes.size(); ++lane)
+        if (m_lanes[lane].track == track && m_lanes[lane].counter < 0)
+            return int32_t(lane);
+    return -1;
+}
+
 int32_t TimelineIndex::laneOfThread(int32_t rank, int64_t thread) const
 {
     const auto it = m_threadLanes.find({rank, thread});
@@ -200,7 +208,7 @@ bool TimelineIndexBuilder::canResume(const TrackCarry& carry) const
     if (!m_resumeFrom || !m_resumeFrom->index || !m_moved)
         return false;
     const TimelineIndex& index = *m_resumeFrom->index;
-    const int32_t lane = index.laneOfThread(carry.rank, carry.thread);
+    const int32_t lane = index.laneOfTrack(carry.track);
     if (lane < 0)
         return false;
     const TimelineLane& previous = index.lanes()[size_t(lane)];
@@ -215,7 +223,7 @@ bool TimelineIndexBuilder::canResume(const TrackCarry& carry) const
 void TimelineIndexBuilder::resumeTrack(TrackId track, const TrackCarry& carry)
 {
     const TimelineIndex& index = *m_resumeFrom->index;
-    const TimelineLane& previous = index.lanes()[size_t(index.laneOfThread(carry.rank, carry.thread))];
+    const TimelineLane& previous = index.lanes()[size_t(index.laneOfTrack(carry.track))];
     m_current = &m_lanes[track.value];
     m_currentTrack = track.value;
     m_resumed[track.value] = {&previous, &carry};

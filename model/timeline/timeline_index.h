@@ -107,6 +107,8 @@ public:
     std::pair<size_t, size_t> marksIn(const Capture& capture, uint32_t lane, int64_t t0, int64_t t1) const;
     // The lane of a thread's own track (rank, thread_table index), or -1. O(log T).
     int32_t laneOfThread(int32_t rank, int64_t thread) const;
+    // The lane of track `track`'s calls, or -1. O(lanes).
+    int32_t laneOfTrack(TrackId track) const;
 
     size_t residentBytes() const;
 
