@@ -302,6 +302,32 @@ ShownState shownState(const LoadedCapture& shown)
     state.depth.assign(shown.capture->events.depth.begin(), shown.capture->events.depth.end());
     return state;
 }
+// A view holding an analysed snapshot every `every` rounds until `keep` rounds later (or
+// until the next it holds): what it shows must not change meanwhile, though later
+// snapshots share its stores.
+class HeldSnapshot
+{
+public:
+    HeldSnapshot(int every, int keep) : m_every(every), m_keep(keep) {}
+    // Call once per round with the snapshot analysed in it.
+    void round(int round, const LoadedCapture& shown)
+    {
+        if (m_held)
+            QVERIFY2(shownState(*m_held) == m_state, qPrintable(QString("round %1").arg(round)));
+        if (round % m_every == 0) {
+            m_held = shown;
+            m_state = shownState(shown);
+        } else if (round % m_every == m_keep) {
+            m_held.reset();
+        }
+    }
+
+private:
+    int m_every, m_keep;
+    std::optional<LoadedCapture> m_held;
+    ShownState m_state;
+};
+
 // Where each depth row's calls are stored.
 std::set<const uint32_t*> rowStores(const LoadedCapture& shown)
 {
@@ -334,8 +360,7 @@ private slots:
                 PushPopJob job(a, seed, hostile);
                 NvtxAssembler::LayoutMemo memo;
                 uint64_t resumed = 0, storesWrittenAgain = 0;
-                std::optional<LoadedCapture> held;
-                ShownState heldState;
+                HeldSnapshot held(3, 2);
                 std::set<const uint32_t*> storesBefore, storesLast;
                 for (int round = 0; round < 40; ++round) {
                     job.round(seed == 3 ? 3000 : 200);
@@ -346,14 +371,7 @@ private slots:
                         qWarning("seed %u%s, round %d", seed, hostile ? ", hostile" : "", round);
                         return;
                     }
-                    if (held)
-                        QVERIFY2(shownState(*held) == heldState, qPrintable(QString("round %1").arg(round)));
-                    if (round % 3 == 0) {
-                        held = shown;
-                        heldState = shownState(*shown);
-                    } else if (round % 3 == 2) {
-                        held.reset();
-                    }
+                    held.round(round, *shown);
                     const auto stores = rowStores(*shown);
                     for (const uint32_t* store : stores)
                         storesWrittenAgain += storesBefore.count(store);
@@ -374,10 +392,10 @@ private slots:
 
     // A CUDA job's threads have two lists, their pushes and their CUDA calls, which come
     // late and a little out of order: each thread's walk goes on from a checkpoint before
-    // its last unsettled CUDA call, and every snapshot equals the same walked whole. Every
-    // third snapshot is held two rounds (as a view may hold one): what it shows must not
-    // change, though later walks visit its calls after the checkpoint again (and, in a
-    // hostile job, find some nesting otherwise).
+    // its last unsettled CUDA call, and every snapshot equals the same walked whole. Each
+    // snapshot is held until the next (as a view holds the one it shows): what it shows
+    // must not change, though the next walk visits its calls after the checkpoint again
+    // (and, in a hostile job, finds some nesting otherwise).
     void aCudaJobsThreadsGoOnFromACheckpoint()
     {
         for (const unsigned seed : {1u, 2u}) {
@@ -386,8 +404,7 @@ private slots:
                 CudaJob job(a, seed, hostile, seed == 1);
                 NvtxAssembler::LayoutMemo memo;
                 uint64_t resumed = 0;
-                std::optional<LoadedCapture> held;
-                ShownState heldState;
+                HeldSnapshot held(1, 1); // the last one, as a view shows it until the next
                 for (int round = 0; round < 30; ++round) {
                     job.round(400);
                     const NvtxAssembler frozen = a;
@@ -400,14 +417,7 @@ private slots:
                         qWarning("seed %u%s, round %d", seed, hostile ? ", hostile" : "", round);
                         return;
                     }
-                    if (held)
-                        QVERIFY2(shownState(*held) == heldState, qPrintable(QString("round %1").arg(round)));
-                    if (round % 3 == 0) {
-                        held = shown;
-                        heldState = shownState(*shown);
-                    } else if (round % 3 == 2) {
-                        held.reset();
-                    }
+                    held.round(round, *shown);
                 }
                 qInfo("seed %u%s: %llu tracks went on", seed, hostile ? ", hostile" : "",
                       (unsigned long long)resumed);
