@@ -191,9 +191,9 @@ private:
     Checkpoint m_checkpoint;
 };
 
-// A listed thread track (its push/pop ranges, and its CUDA calls if any), walked from its
-// lists alone: its walk may go on from the last snapshot's carry, and may leave one for
-// the next (nesting_carry.h).
+// A listed track (a thread's push/pop ranges and CUDA calls, or a GPU track's work),
+// walked from its lists alone: its walk may go on from the last snapshot's carry, and may
+// leave one for the next (nesting_carry.h).
 struct Listed
 {
     TrackId track;
