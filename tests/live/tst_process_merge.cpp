@@ -142,8 +142,8 @@ private slots:
         QCOMPARE(c.nvtx.domains.size(), size_t(4));
         QVERIFY(shared != onlyA && shared != onlyB && onlyA != onlyB);
         // Events 0-1 are A's (step, io), 2-3 B's (io, step), whatever ids each process used.
-        QCOMPARE(c.nvtx.callDomains, model::Column<uint32_t>({shared, onlyA, onlyB, shared}));
-        QCOMPARE(c.nvtx.callCategories, model::Column<uint32_t>({5, 0, 1, 5}));
+        QCOMPARE(c.nvtx.callDomains, model::EventColumn<uint32_t>({shared, onlyA, onlyB, shared}));
+        QCOMPARE(c.nvtx.callCategories, model::EventColumn<uint32_t>({5, 0, 1, 5}));
         // "compute" is category 5 of "shared" in both: listed once.
         int compute = 0;
         for (const auto& cat : c.nvtx.categories)
