@@ -460,7 +460,8 @@ private slots:
         const auto c = a.snapshot();
         QCOMPARE(c->events.size(), size_t(2 + 9 + 200 + 5));
         QCOMPARE(a.counts().endsBeforeStart, uint64_t(2));
-        QCOMPARE(c->nestingOrder.tracks.size(), size_t(2)); // thread 100's two lists
+        // Thread 100's two lists, and the work of streams 1 and 2 (a list each).
+        QCOMPARE(c->nestingOrder.tracks.size(), size_t(4));
         Capture fromRows = *c, listed = *c;
         fromRows.nestingOrder = {};
         QVERIFY(computeNesting(fromRows));
