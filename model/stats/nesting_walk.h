@@ -112,12 +112,14 @@ public:
     void keepCheckpoints(bool keep) { m_keepCheckpoints = keep; }
     void checkpointAt(int64_t cut) { m_cut = cut; }
     const Checkpoint& checkpoint() const { return m_checkpoint; }
+
+private:
+    // The walk as it stands (what a Checkpoint copies): the last call walked, the latest
+    // end not at NestingOrder::openEnd, and how many calls end there.
     int64_t lastStart = INT64_MIN, lastStop = INT64_MAX;
     uint32_t lastEvent = 0;
     int64_t maxEnd = INT64_MIN;
     uint64_t endsAtOpenEnd = 0;
-
-private:
     // The nesting-order key of a run's head call. A run with no call left holds kDone,
     // which comes after every closed call (whose end is never before its start).
     struct HeadKey
