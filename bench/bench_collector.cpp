@@ -56,6 +56,8 @@
 // Time columns: BM_PushPop reports the instrumented loop's own time (manual time).
 // SPANSCOPE_BENCH_BATCHES=1 in a child's environment makes it print every batch's ns per
 // pair on stderr, in order (where the slow batches of a run fall).
+// SPANSCOPE_BENCH_PERF_CTL=ctl.fifo,ack.fifo with `perf record -D -1 --control
+// fifo:ctl.fifo,ack.fifo` profiles only the live updates' timed part (bench_support.h).
 
 #include "bench_support.h"
 #include "model/capture_loader.h"
@@ -504,10 +506,12 @@ void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generat
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup).count();
     double freezeMs = 0, buildMs = 0, analysisMs = 0, slowestMs = 0;
     const uint64_t prefaultedBefore = model::prefaultAheadBusyNs();
+    bench::PerfControl perf;
     for (auto _ : state) {
         bytes.clear();
         generator.next(arriving, bytes);
         job.feed(stream, bytes.data(), bytes.size());
+        perf.enable();
         const auto t0 = std::chrono::steady_clock::now();
         const auto frozen = job.freeze();
         const auto t1 = std::chrono::steady_clock::now();
@@ -516,6 +520,7 @@ void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generat
         auto analyzed = model::analyzeCapture(std::move(capture), model::ProgressRange(nullptr, 0, 1),
                                               model::LoadOptions{true});
         const auto t3 = std::chrono::steady_clock::now();
+        perf.disable();
         benchmark::DoNotOptimize(analyzed);
         shown = std::move(analyzed);
         freezeMs += std::chrono::duration<double, std::milli>(t1 - t0).count();

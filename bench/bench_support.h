@@ -54,4 +54,52 @@ inline double runCommand(const std::string& command)
     });
 }
 
+// Lets `perf record` see only the measured work: with SPANSCOPE_BENCH_PERF_CTL=ctl.fifo,ack.fifo
+// in the environment (perf record -D -1 --control fifo:ctl.fifo,ack.fifo), enable() and
+// disable() switch perf's counting on and off around it, each waiting for perf's ack so no
+// sample of the work before or after slips in. Without the variable they do nothing.
+class PerfControl
+{
+public:
+    PerfControl()
+    {
+        const char* fifos = std::getenv("SPANSCOPE_BENCH_PERF_CTL");
+        if (!fifos)
+            return;
+        const std::string both = fifos;
+        const size_t comma = both.find(',');
+        if (comma == std::string::npos)
+            return;
+        m_control = std::fopen(both.substr(0, comma).c_str(), "w");
+        m_ack = std::fopen(both.substr(comma + 1).c_str(), "r");
+    }
+    ~PerfControl()
+    {
+        if (m_control)
+            std::fclose(m_control);
+        if (m_ack)
+            std::fclose(m_ack);
+    }
+    PerfControl(const PerfControl&) = delete;
+    PerfControl& operator=(const PerfControl&) = delete;
+
+    void enable() { send("enable\n"); }
+    void disable() { send("disable\n"); }
+
+private:
+    void send(const char* command)
+    {
+        if (!m_control || !m_ack)
+            return;
+        std::fputs(command, m_control);
+        std::fflush(m_control);
+        char reply[16];
+        if (!std::fgets(reply, sizeof reply, m_ack)) // "ack\n"
+            m_control = nullptr;
+    }
+
+    std::FILE* m_control = nullptr;
+    std::FILE* m_ack = nullptr;
+};
+
 } // namespace spanscope::bench

@@ -175,13 +175,23 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
     auto gpuOf = [&](uint32_t track, int64_t start, int64_t end) {
         return end < start || track >= times.tracks.size() ? int64_t(-1) : gpuWithin(times.tracks[track], start, end);
     };
-    // The events appended: calls that arrived, were open then, or were taken along.
-    for (uint64_t k = keptEvents; k < events; ++k) {
-        const Call& call = m_calls[order[k]];
-        if (c.regionKind(call.region) != RegionKind::Cpu) // GPU work is all GPU time
-            times.column.write(k, e.end[k] >= e.start[k] ? subtractSaturating(e.end[k], e.start[k]) : -1);
-        else
-            times.column.write(k, gpuOf(e.track[k], e.start[k], e.end[k]));
+    // The events appended: calls that arrived, were open then, or were taken along. Read
+    // row by row, span by span (the columns in order; each call's own record would be a
+    // cache miss apiece), as fillLaunchGpuTime reads them: a row's region says whether its
+    // calls are GPU work, whose GPU time is their duration.
+    uint64_t inRows = 0;
+    for (const RegionRow& row : c.rows)
+        inRows += row.count;
+    if (inRows != events) // events no row holds have none
+        for (uint64_t k = keptEvents; k < events; ++k)
+            times.column.write(k, -1);
+    for (const RegionRow& row : c.rows) {
+        const bool gpuWork = c.regionKind(row.region) != RegionKind::Cpu;
+        for (const EventSpan& span : c.rowEvents(row).spans())
+            for (uint64_t k = std::max(span.begin, keptEvents); k < span.end; ++k)
+                times.column.write(k, !gpuWork                   ? gpuOf(e.track[k], e.start[k], e.end[k])
+                                      : e.end[k] >= e.start[k] ? subtractSaturating(e.end[k], e.start[k])
+                                                               : -1);
     }
     // The calls kept around the launches that changed.
     for (const Changed& at : changed) {
