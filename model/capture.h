@@ -224,6 +224,14 @@ struct NvtxTables
 struct RowDurations; // stats/row_durations.h
 struct NestingCarrySlot; // stats/nesting_carry.h
 
+// A row's closed calls that have a GPU time (EventColumns::gpu >= 0): how many, and that
+// time summed (ns, saturating). See Capture::rowGpuTimes.
+struct RowGpuTime
+{
+    uint64_t calls = 0;
+    int64_t total = 0;
+};
+
 // Live captures: the calls of some tracks listed in nesting order by their source (a
 // thread's push/pop ranges in the order they were pushed, which is start order, an
 // enclosing range before what it encloses; its CUDA calls in a second list), so that the
@@ -321,6 +329,11 @@ struct Capture
     // row. Empty where the source has none for some row. Any change to rows or their calls
     // must leave it empty.
     std::vector<std::shared_ptr<const RowDurations>> rowDurations;
+    // Live snapshots with GPU times: each row's, kept from one update to the next (a call's
+    // GPU time can still change after it closed: its kernels finish later), so the
+    // statistics need not read every call's; index = row. Empty where the source keeps
+    // none. Any change to rows, their calls or the GPU column must leave it empty.
+    std::vector<RowGpuTime> rowGpuTimes;
     NestingOrder nestingOrder; // see NestingOrder
 
     const std::string& regionName(uint32_t region) const

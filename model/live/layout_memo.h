@@ -141,6 +141,25 @@ struct LayoutMemo
             };
             std::vector<Track> tracks; // by TrackId
             RewrittenColumn<int64_t> column; // the snapshot's GPU column
+            // Per row key (NestingOrder::rowKey): the column's values >= 0 over the row's
+            // calls, counted and summed exactly (a value that changes is taken out again),
+            // for Capture::rowGpuTimes.
+            struct RowSum
+            {
+                uint64_t calls = 0;
+                __int128 total = 0;
+                void add(int64_t gpu)
+                {
+                    if (gpu >= 0)
+                        ++calls, total += gpu;
+                }
+                void remove(int64_t gpu)
+                {
+                    if (gpu >= 0)
+                        --calls, total -= gpu;
+                }
+            };
+            std::vector<RowSum> rowSums;
             uint64_t countedWhole = 0; // snapshots since the tables were new that counted every event
         };
         Times times;

@@ -227,12 +227,14 @@ private:
         std::vector<std::pair<uint32_t, uint32_t>> ids; // (id, launch before); an id may repeat
         uint64_t workBefore = 0;
     };
-    // Fills the GPU column (the GPU time of CPU calls, as deriveLaunchGpuTime defines it):
-    // from `tables.times` where they hold the column of the snapshot whose first
-    // `keptEvents` events this one kept, counting again only the events after those and
-    // the calls on a listed thread's track around launches `changes` names (O(those, plus
-    // the track's launches after the first changed)); else whole.
-    void addGpuTimes(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf, uint64_t keptEvents,
+    // Fills the GPU column (the GPU time of CPU calls, as deriveLaunchGpuTime defines it)
+    // and each row's sum of it (Capture::rowGpuTimes): from `tables.times` where they hold
+    // those of the snapshot whose first `keptEvents` events this one kept (`moved` as
+    // addGpuTables has it), counting again only the events after those and the calls on a
+    // listed thread's track around launches `changes` names (O(those, plus the track's
+    // launches after the first changed, plus rows)); else whole.
+    void addGpuTimes(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                     const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
                      const LaunchChanges& changes, LayoutMemo::GpuTables& tables) const;
     void addGpuMetadata(Capture& c) const;
     // A finished call of CUDA activity, start and end in CLOCK_MONOTONIC ns (clamped).

@@ -512,7 +512,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             c.counters.push_back(std::move(entry.first));
         }
     }
-    addGpuTimes(c, order, eventOf, keptEvents, launchChanges, tables);
+    addGpuTimes(c, order, eventOf, moved, keptEvents, launchChanges, tables);
 }
 
 void NvtxAssembler::addGpuMetadata(Capture& c) const

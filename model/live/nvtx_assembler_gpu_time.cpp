@@ -80,7 +80,8 @@ std::pair<int64_t, int64_t> change(Times::Track& track, std::vector<Times::Launc
 } // namespace
 
 void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
-                                uint64_t keptEvents, const LaunchChanges& changes, LayoutMemo::GpuTables& tables) const
+                                const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
+                                const LaunchChanges& changes, LayoutMemo::GpuTables& tables) const
 {
     Times& times = tables.times;
     auto& e = c.events;
@@ -90,6 +91,22 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
     }
     const size_t events = e.size();
     auto trackOfCall = [&](uint32_t call) { return e.track[eventOf[call]]; };
+    // The rows' sums are kept by row key, which stays a row's from one snapshot to the next.
+    auto keyOf = [](const Call& call) { return NestingOrder::rowKey(call.region, call.thread == kNoThread); };
+    std::vector<uint32_t> rowKeys(c.rows.size(), 0);
+    for (size_t r = 0; r < c.rows.size(); ++r)
+        if (const RowEvents calls = c.rowEvents(c.rows[r]); !calls.empty())
+            rowKeys[r] = keyOf(m_calls[order[calls.front()]]);
+    auto& sums = times.rowSums;
+    sums.resize(std::max(sums.size(), 2 * m_regionNames.size()));
+    // Each row's sum as the statistics read it.
+    auto publishSums = [&] {
+        c.rowGpuTimes.resize(c.rows.size());
+        for (size_t r = 0; r < c.rows.size(); ++r) {
+            const Times::RowSum& sum = sums[rowKeys[r]];
+            c.rowGpuTimes[r] = {sum.calls, sum.total > INT64_MAX ? INT64_MAX : int64_t(sum.total)};
+        }
+    };
     // Every track's launches, and every event's GPU time, afresh.
     auto whole = [&] {
         times.tracks.assign(c.tracks.size(), {});
@@ -106,6 +123,12 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
         times.column.next(0, events);
         fillLaunchGpuTime(c, times.column.data());
         e.gpu = times.column.column();
+        sums.assign(sums.size(), {});
+        for (size_t r = 0; r < c.rows.size(); ++r)
+            for (const EventSpan& span : c.rowEvents(c.rows[r]).spans())
+                for (uint64_t k = span.begin; k < span.end; ++k)
+                    sums[rowKeys[r]].add(times.column[k]);
+        publishSums();
         ++times.countedWhole;
     };
     if (keptEvents == 0 || times.column.size() != keptEvents || keptEvents > events) {
@@ -172,6 +195,11 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
     }
 
     times.column.next(keptEvents, events);
+    // Calls that moved (taken along, or open then) leave their place then, which still
+    // holds their GPU time then.
+    for (const auto& [before, now] : moved)
+        if (before < keptEvents && now < events)
+            sums[keyOf(m_calls[order[now]])].remove(times.column[before]);
     auto gpuOf = [&](uint32_t track, int64_t start, int64_t end) {
         return end < start || track >= times.tracks.size() ? int64_t(-1) : gpuWithin(times.tracks[track], start, end);
     };
@@ -185,21 +213,30 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
     if (inRows != events) // events no row holds have none
         for (uint64_t k = keptEvents; k < events; ++k)
             times.column.write(k, -1);
-    for (const RegionRow& row : c.rows) {
-        const bool gpuWork = c.regionKind(row.region) != RegionKind::Cpu;
-        for (const EventSpan& span : c.rowEvents(row).spans())
-            for (uint64_t k = std::max(span.begin, keptEvents); k < span.end; ++k)
-                times.column.write(k, !gpuWork                   ? gpuOf(e.track[k], e.start[k], e.end[k])
-                                      : e.end[k] >= e.start[k] ? subtractSaturating(e.end[k], e.start[k])
-                                                               : -1);
+    for (size_t r = 0; r < c.rows.size(); ++r) {
+        const bool gpuWork = c.regionKind(c.rows[r].region) != RegionKind::Cpu;
+        Times::RowSum& sum = sums[rowKeys[r]];
+        for (const EventSpan& span : c.rowEvents(c.rows[r]).spans())
+            for (uint64_t k = std::max(span.begin, keptEvents); k < span.end; ++k) {
+                const int64_t gpu = !gpuWork                 ? gpuOf(e.track[k], e.start[k], e.end[k])
+                                    : e.end[k] >= e.start[k] ? subtractSaturating(e.end[k], e.start[k])
+                                                             : -1;
+                times.column.write(k, gpu);
+                sum.add(gpu);
+            }
     }
     // The calls kept around the launches that changed.
     for (const Changed& at : changed) {
         const Thread& thread = m_threads[threadOfTrack[at.track]];
         auto recount = [&](uint32_t call) {
             const Call& x = m_calls[call];
-            if (x.start <= at.latest && x.end >= at.earliest && eventOf[call] < keptEvents)
-                times.column.write(eventOf[call], gpuOf(at.track, x.start, x.end));
+            if (x.start <= at.latest && x.end >= at.earliest && eventOf[call] < keptEvents) {
+                const int64_t gpu = gpuOf(at.track, x.start, x.end);
+                Times::RowSum& sum = sums[keyOf(x)];
+                sum.remove(times.column[eventOf[call]]);
+                sum.add(gpu);
+                times.column.write(eventOf[call], gpu);
+            }
         };
         const auto& pops = thread.pops; // by end
         size_t low = 0, high = pops.size();
@@ -226,6 +263,7 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
             recount(cuda[i]);
     }
     e.gpu = times.column.column();
+    publishSums();
 }
 
 } // namespace spanscope::model::live

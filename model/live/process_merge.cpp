@@ -166,6 +166,13 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
     const bool durations = std::all_of(processes.begin(), processes.end(), [](const ProcessCapture& p) {
         return p.capture->rowDurations.size() == p.capture->rows.size();
     });
+    // So do their GPU times' sums, where every process with GPU times has them (a process
+    // without has none to sum).
+    auto summedGpu = [](const ProcessCapture& p) { return p.capture->rowGpuTimes.size() == p.capture->rows.size(); };
+    const bool gpuTimes = std::any_of(processes.begin(), processes.end(), summedGpu)
+                          && std::all_of(processes.begin(), processes.end(), [&](const ProcessCapture& p) {
+                                 return summedGpu(p) || p.capture->events.gpu.empty();
+                             });
     std::map<std::string, uint32_t> regionOf;
     std::map<std::string, uint32_t> domainOf{{"default", 0}};
     uint32_t nextDomain = 1;
@@ -245,6 +252,10 @@ std::shared_ptr<Capture> mergeProcesses(const std::vector<ProcessCapture>& proce
         }
         if (durations)
             c.rowDurations.insert(c.rowDurations.end(), p.rowDurations.begin(), p.rowDurations.end());
+        if (gpuTimes)
+            c.rowGpuTimes.insert(c.rowGpuTimes.end(), p.rowGpuTimes.begin(), p.rowGpuTimes.end());
+        if (gpuTimes && p.rowGpuTimes.empty())
+            c.rowGpuTimes.resize(c.rows.size());
         c.events.start.insert(c.events.start.end(), p.events.start.begin(), p.events.start.end());
         c.events.end.insert(c.events.end.end(), p.events.end.begin(), p.events.end.end());
         for (const auto& optional : kOptionalEventColumns)

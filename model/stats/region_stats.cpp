@@ -84,13 +84,10 @@ struct CallExtras
     int64_t gpuTotal = 0, awaitTotal = 0, allocCount = 0, allocBytes = 0, allocIterations = 0;
     uint64_t gpuCalls = 0, allocCalls = 0, spanCalls = 0;
 
-    static bool any(const EventColumns& events)
+    // `gpu`: false where the GPU time comes from the rows instead (addRow()).
+    void add(const EventColumns& events, uint64_t i, bool gpu = true)
     {
-        return events.hasGpu() || events.hasAwait() || events.hasAllocations();
-    }
-    void add(const EventColumns& events, uint64_t i)
-    {
-        if (events.hasGpu() && events.gpu[i] >= 0) {
+        if (gpu && events.hasGpu() && events.gpu[i] >= 0) {
             ++gpuCalls;
             gpuTotal = addSaturating(gpuTotal, events.gpu[i]);
         }
@@ -105,6 +102,11 @@ struct CallExtras
                 allocIterations = addSaturating(allocIterations, events.allocIterations[i]);
             }
         }
+    }
+    void addRow(const RowGpuTime& row)
+    {
+        gpuCalls += row.calls;
+        gpuTotal = addSaturating(gpuTotal, row.total);
     }
     void into(const EventColumns& events, RegionStats& stats) const
     {
@@ -132,9 +134,10 @@ bool haveRowDurations(const Capture& capture, std::span<const uint32_t> rows)
 }
 
 // computeRegionStats() from the rows' RowDurations: the same figures (the spread up to
-// rounding), at a cost that does not grow with the calls but where the capture has GPU
-// times, time suspended or allocations, which closed calls can still gain (a kernel that
-// finishes after its launch returned) and so are summed from the columns.
+// rounding), at a cost that does not grow with the calls but where the capture has time
+// suspended or allocations, or GPU times the source does not sum per row
+// (Capture::rowGpuTimes), which closed calls can still gain (a kernel that finishes after
+// its launch returned) and so are summed from the columns.
 RegionStats statsOfRowDurations(const Capture& capture, std::span<const uint32_t> rows)
 {
     RegionStats stats;
@@ -144,7 +147,8 @@ RegionStats statsOfRowDurations(const Capture& capture, std::span<const uint32_t
     int64_t firstStart = std::numeric_limits<int64_t>::max();
     int64_t lastEnd = std::numeric_limits<int64_t>::min();
     CallExtras extras;
-    const bool extrasFromColumns = CallExtras::any(events);
+    const bool gpuOfRows = capture.rowGpuTimes.size() == capture.rows.size();
+    const bool extrasFromColumns = events.hasAwait() || events.hasAllocations() || (events.hasGpu() && !gpuOfRows);
     for (const uint32_t r : rows) {
         const RowDurations& row = *capture.rowDurations[r];
         stats.calls += row.calls;
@@ -174,10 +178,12 @@ RegionStats statsOfRowDurations(const Capture& capture, std::span<const uint32_t
             lastEnd = row.sums.endMax;
             stats.last = subtractSaturating(events.end[lastCall], events.start[lastCall]);
         }
+        if (gpuOfRows)
+            extras.addRow(capture.rowGpuTimes[r]);
         if (extrasFromColumns)
             for (const uint64_t i : calls)
                 if (events.end[i] >= events.start[i])
-                    extras.add(events, i);
+                    extras.add(events, i, !gpuOfRows);
     }
     if (sums.closed == 0) {
         stats.stddev = 0.0;

@@ -6,10 +6,12 @@
 #include "model/gpu/launch_gpu_time.h"
 #include "model/live/launch_table.h"
 #include "model/live/nvtx_assembler.h"
+#include "model/stats/capture_summary.h"
 #include "model/stats/nesting.h"
 #include "model/track.h"
 #include "support/capture_builder.h"
 #include "support/nvtx_feed.h"
+#include "support/same_stats.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -28,6 +30,7 @@
 using namespace spanscope::model;
 using spanscope::model::live::LaunchTable;
 using spanscope::model::live::NvtxAssembler;
+using spanscope::model::live::NvtxAssemblerOptions;
 using spanscope::testing::Feed;
 
 namespace {
@@ -65,6 +68,31 @@ QString gpuTimeDifference(const Capture& c)
     return {};
 }
 
+// Empty when every row's Capture::rowGpuTimes (where the capture has them) counts and sums
+// its closed calls' GPU times (those >= 0), else the first row where it does not.
+QString rowGpuTimesDifference(const Capture& c)
+{
+    if (c.events.gpu.empty() && c.rowGpuTimes.empty()) // no GPU times yet
+        return {};
+    if (c.rowGpuTimes.size() != c.rows.size())
+        return QString("%1 rows, %2 sums").arg(c.rows.size()).arg(c.rowGpuTimes.size());
+    const auto& e = c.events;
+    for (size_t r = 0; r < c.rows.size(); ++r) {
+        RowGpuTime expected;
+        for (const uint64_t i : c.rowEvents(c.rows[r]))
+            if (e.end[i] >= e.start[i] && e.gpu[i] >= 0)
+                ++expected.calls, expected.total += e.gpu[i];
+        if (c.rowGpuTimes[r].calls != expected.calls || c.rowGpuTimes[r].total != expected.total)
+            return QString("row %1 ('%2'): %3 calls, %4 ns; expected %5 calls, %6 ns")
+                .arg(r)
+                .arg(QString::fromStdString(c.regionName(c.rows[r].region)))
+                .arg(c.rowGpuTimes[r].calls)
+                .arg(c.rowGpuTimes[r].total)
+                .arg(expected.calls)
+                .arg(expected.total);
+    }
+    return {};
+}
 
 // What a live job's GPU records said, by their start (each record here starts at a time of
 // its own), and the start of the runtime call that launched each correlation id.
@@ -312,7 +340,9 @@ private slots:
     {
         using spanscope::protocol::CudaApiKind;
         std::mt19937 random(11);
-        NvtxAssembler a;
+        NvtxAssemblerOptions options;
+        options.minimumCommittedCalls = 1; // every row's statistics from its durations
+        NvtxAssembler a(options);
         Feed f(a);
         NvtxAssembler::LayoutMemo memo;
         std::vector<std::function<void()>> flush, later; // records for the next flush, and the one after
@@ -320,6 +350,7 @@ private slots:
         int64_t now[3] = {1000, 1300, 1700}; // ticks (ns = ticks + 1000)
         std::shared_ptr<Capture> held;
         std::vector<int64_t> heldGpu;
+        size_t rowsSummedLive = 0; // rows whose statistics came from their durations
         for (uint32_t t = 0; t < 3; ++t)
             f.push(100 + t, uint64_t(now[t]++), "outer"); // open for rounds
         constexpr int kRounds = 12;
@@ -366,6 +397,17 @@ private slots:
             QVERIFY(!snapshot->nestingOrder.empty());
             const QString difference = gpuTimeDifference(*snapshot);
             QVERIFY2(difference.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(difference)));
+            // Each row's sum of it, kept as the column is, is its calls' sum; the statistics
+            // read it instead of the column, to the same figures.
+            const QString sums = rowGpuTimesDifference(*snapshot);
+            QVERIFY2(sums.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(sums)));
+            Capture fromColumn = *snapshot;
+            fromColumn.rowGpuTimes.clear();
+            const QString statistics =
+                spanscope::testing::summaryDifference(*summarizeCapture(*snapshot), *summarizeCapture(fromColumn));
+            QVERIFY2(statistics.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(statistics)));
+            rowsSummedLive += size_t(std::count_if(snapshot->rowDurations.begin(), snapshot->rowDurations.end(),
+                                                   [](const auto& durations) { return durations != nullptr; }));
             if (held)
                 QVERIFY2(std::equal(heldGpu.begin(), heldGpu.end(), held->events.gpu.begin(), held->events.gpu.end()),
                          qPrintable(QString("round %1").arg(round)));
@@ -377,6 +419,7 @@ private slots:
             }
         }
         QVERIFY(correlation > 200);
+        QVERIFY(rowsSummedLive > 20); // the statistics read the rows' sums
         // Counted whole where the layout or GPU tables were new (the first snapshots).
         QVERIFY2(memo.gpu.times.countedWhole <= 2, qPrintable(QString::number(memo.gpu.times.countedWhole)));
     }

@@ -258,6 +258,53 @@ private slots:
         QVERIFY(live::mergeProcesses({{11, a}, {22, processB()}})->rowDurations.empty());
     }
 
+    // So do their GPU times' sums (Capture::rowGpuTimes): a process without GPU times adds
+    // rows with none; where a process with GPU times has no sums, the merge has none.
+    void rowGpuTimesMoveWithTheirRows()
+    {
+        auto withDurations = [](std::shared_ptr<Capture> c) {
+            for (const RegionRow& row : c->rows) {
+                std::vector<std::pair<int64_t, int64_t>> calls;
+                for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
+                    calls.emplace_back(c->events.start[i], c->events.end[i]);
+                c->rowDurations.push_back(RowDurations::of(CommittedCalls().with(calls), {}));
+            }
+            return c;
+        };
+        auto withGpuTimes = [](std::shared_ptr<Capture> c, bool summed) {
+            c->events.gpu.resize(c->events.size());
+            for (size_t i = 0; i < c->events.size(); ++i)
+                c->events.gpu.set(i, i % 3 == 0 ? -1 : int64_t(10 * i + 7));
+            for (const RegionRow& row : c->rows) {
+                RowGpuTime sum;
+                for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
+                    if (c->events.end[i] >= c->events.start[i] && c->events.gpu[i] >= 0)
+                        ++sum.calls, sum.total += c->events.gpu[i];
+                if (summed)
+                    c->rowGpuTimes.push_back(sum);
+            }
+            return c;
+        };
+        const auto a = withGpuTimes(withDurations(processA()), true), b = withDurations(processB());
+        const auto merged = live::mergeProcesses({{11, a}, {22, b}});
+        QCOMPARE(merged->rowGpuTimes.size(), merged->rows.size());
+        uint64_t gpuCalls = 0;
+        for (size_t r = 0; r < merged->rows.size(); ++r)
+            if (merged->rows[r].rank == 1)
+                QCOMPARE(merged->rowGpuTimes[r].calls, uint64_t(0));
+            else
+                gpuCalls += merged->rowGpuTimes[r].calls;
+        QVERIFY(gpuCalls > 0);
+        Capture plain = *merged;
+        plain.rowGpuTimes.clear();
+        const QString difference = testing::summaryDifference(*summarizeCapture(*merged), *summarizeCapture(plain));
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+        const auto unsummed = withGpuTimes(withDurations(processB()), false);
+        QVERIFY(live::mergeProcesses({{11, a}, {22, unsummed}})->rowGpuTimes.empty());
+        QVERIFY(live::mergeProcesses({{11, withDurations(processA())}, {22, b}})->rowGpuTimes.empty());
+    }
+
     void oneProcessIsUnchanged()
     {
         const auto a = processA();
