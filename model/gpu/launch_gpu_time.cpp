@@ -1,15 +1,12 @@
 #include "launch_gpu_time.h"
 
 #include "../stats/saturating.h"
+#include "gallop_partition.h"
 
 #include <algorithm>
 #include <vector>
 
 namespace spanscope::model {
-
-namespace {
-
-} // namespace
 
 // A column (huge pages, column.h): made afresh for millions of launches, a growing vector
 // was faulted in 4 KiB at a time.
@@ -33,20 +30,6 @@ Column<std::pair<uint32_t, int64_t>> launchTotals(const Capture& capture)
 }
 
 namespace {
-
-// The first index at or after `from` where `before` is false, for a `before` true on a
-// prefix of `items`: galloping from `from`, O(log(answer - from)).
-template <typename Items, typename Before>
-size_t gallopPartition(const Items& items, size_t from, Before before)
-{
-    size_t low = from, step = 1; // items[from, low) are all before
-    while (low + step <= items.size() && before(items[low + step - 1])) {
-        low += step;
-        step *= 2;
-    }
-    const auto high = items.begin() + std::ptrdiff_t(std::min(items.size(), low + step));
-    return size_t(std::partition_point(items.begin() + std::ptrdiff_t(low), high, before) - items.begin());
-}
 
 uint32_t trackOf(const Capture& capture, uint32_t event)
 {

@@ -12,6 +12,7 @@
 // that changed.
 #include "nvtx_assembler.h"
 
+#include "../gpu/gallop_partition.h"
 #include "../gpu/launch_gpu_time.h"
 #include "../stats/saturating.h"
 
@@ -206,7 +207,31 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
     // The events appended: calls that arrived, were open then, or were taken along. Read
     // row by row, span by span (the columns in order; each call's own record would be a
     // cache miss apiece), as fillLaunchGpuTime reads them: a row's region says whether its
-    // calls are GPU work, whose GPU time is their duration.
+    // calls are GPU work, whose GPU time is their duration. A row's calls on one track come
+    // in start order, so each searches its track's launches from where the one before it
+    // left off (gallop_partition.h); one starting earlier (a row's first) searches from the
+    // first launch.
+    struct Cursor
+    {
+        size_t first = 0;          // the first launch at or after `start`
+        int64_t start = INT64_MIN; // of the last call searched
+    };
+    std::vector<Cursor> cursors(times.tracks.size());
+    auto gpuAppended = [&](uint64_t k) -> int64_t {
+        const int64_t start = e.start[k], end = e.end[k];
+        if (end < start || e.track[k] >= cursors.size())
+            return -1;
+        const Times::Track& track = times.tracks[e.track[k]];
+        Cursor& cursor = cursors[e.track[k]];
+        if (start < cursor.start)
+            cursor.first = 0;
+        cursor.start = start;
+        cursor.first = gallopPartition(track.launches, cursor.first,
+                                       [start](const Times::Launch& x) { return x.start < start; });
+        const size_t last = gallopPartition(track.launches, cursor.first,
+                                            [end](const Times::Launch& x) { return x.start <= end; });
+        return last == cursor.first ? -1 : subtractSaturating(track.before[last], track.before[cursor.first]);
+    };
     uint64_t inRows = 0;
     for (const RegionRow& row : c.rows)
         inRows += row.count;
@@ -218,7 +243,7 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
         Times::RowSum& sum = sums[rowKeys[r]];
         for (const EventSpan& span : c.rowEvents(c.rows[r]).spans())
             for (uint64_t k = std::max(span.begin, keptEvents); k < span.end; ++k) {
-                const int64_t gpu = !gpuWork                 ? gpuOf(e.track[k], e.start[k], e.end[k])
+                const int64_t gpu = !gpuWork                 ? gpuAppended(k)
                                     : e.end[k] >= e.start[k] ? subtractSaturating(e.end[k], e.start[k])
                                                              : -1;
                 times.column.write(k, gpu);
