@@ -90,4 +90,17 @@ void releaseColumn(void* pointer, std::size_t bytes) noexcept
         unmapHugePages(pointer, bytes);
 }
 
+void* allocateStore(std::size_t bytes)
+{
+    return bytes >= kStoreMapThreshold ? mapHugePages(bytes) : allocateColumn(bytes);
+}
+
+void releaseStore(void* pointer, std::size_t bytes) noexcept
+{
+    if (pointer && bytes >= kStoreMapThreshold)
+        unmapHugePages(pointer, bytes);
+    else
+        releaseColumn(pointer, bytes);
+}
+
 } // namespace spanscope::model::detail

@@ -26,17 +26,17 @@ namespace spanscope::model {
 // Storage reserved once for `capacity` values, that never moves; values are written past the
 // end of every column that shares it (by one writer: whoever builds the next snapshot), so
 // readers of those columns and the writer never touch the same place. Pages are faulted in
-// as they are written (a Column's allocation: large ones are mappings, not touched here).
+// as they are written (from 2 MiB on a mapping of huge pages, not touched here: column.h).
 template <typename T> class SharedColumnStore
 {
     static_assert(std::is_trivially_copyable_v<T>, "values are written into raw storage");
 
 public:
     explicit SharedColumnStore(std::size_t capacity)
-        : m_capacity(capacity), m_data(static_cast<T*>(detail::allocateColumn(capacity * sizeof(T))))
+        : m_capacity(capacity), m_data(static_cast<T*>(detail::allocateStore(capacity * sizeof(T))))
     {
     }
-    ~SharedColumnStore() { detail::releaseColumn(m_data, m_capacity * sizeof(T)); }
+    ~SharedColumnStore() { detail::releaseStore(m_data, m_capacity * sizeof(T)); }
     SharedColumnStore(const SharedColumnStore&) = delete;
     SharedColumnStore& operator=(const SharedColumnStore&) = delete;
 
