@@ -3,6 +3,7 @@
 // a launch links to the work it started by CUPTI's correlation id. From there everything
 // the tracks model offers for traces (GPU time of CPU ranges, kernels table, flows, GPU
 // memory) works for live captures too.
+#include "../share_out.h"
 #include "../stats/saturating.h"
 #include "launch_table.h"
 #include "nvtx_assembler.h"
@@ -435,14 +436,6 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             launchChanges.ids.emplace_back(w.correlation, tables.launches.find(w.correlation));
     }
     tables.work = m_gpuWork.size();
-    std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());
-    tables.activities.setKernelShapes(std::move(shapes));
-    tables.activities.update(std::move(removedActivities), std::move(addedActivities));
-    const auto left = tables.flows.update(std::move(removedFlows), addedFlows);
-    tables.flowTimes.update(left, addedFlows, [&](uint32_t event) { return e.start[event]; });
-    c.gpuActivities = tables.activities; // shares its chunks
-    c.flows = tables.flows;
-    c.flowTimes = tables.flowTimes;
 
     // Device windows: their host times as args.
     if (!m_windowHostTimes.empty()) {
@@ -512,7 +505,23 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             c.counters.push_back(std::move(entry.first));
         }
     }
-    addGpuTimes(c, order, eventOf, moved, keptEvents, launchChanges, tables);
+    const auto left = tables.flows.update(std::move(removedFlows), addedFlows);
+    c.flows = tables.flows; // shares its chunks
+    // The activity table and the flows by time, and the GPU time of CPU calls (which reads
+    // the flows), on both cores: neither reads what the other writes, and each takes
+    // milliseconds per update for a busy job.
+    shareOut(2, [&](size_t item, int) {
+        if (item == 1) {
+            addGpuTimes(c, order, eventOf, moved, keptEvents, launchChanges, tables);
+            return;
+        }
+        std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());
+        tables.activities.setKernelShapes(std::move(shapes));
+        tables.activities.update(std::move(removedActivities), std::move(addedActivities));
+        tables.flowTimes.update(left, addedFlows, [&](uint32_t event) { return e.start[event]; });
+        c.gpuActivities = tables.activities;
+        c.flowTimes = tables.flowTimes;
+    });
 }
 
 void NvtxAssembler::addGpuMetadata(Capture& c) const
