@@ -13,12 +13,12 @@ DurationRuns DurationRuns::with(std::vector<int64_t> added) const
         return next;
     next.m_size += added.size();
     std::sort(added.begin(), added.end());
-    auto run = std::make_shared<std::vector<int64_t>>(std::move(added));
+    auto run = std::make_shared<Column<int64_t>>(added.begin(), added.end());
     // A merged run is new storage: the runs it came from stay as they were for the sets
     // that hold them.
     while (!next.m_runs.empty() && next.m_runs.back()->size() <= 2 * run->size()) {
-        const std::vector<int64_t>& before = *next.m_runs.back();
-        auto merged = std::make_shared<std::vector<int64_t>>(before.size() + run->size());
+        const Column<int64_t>& before = *next.m_runs.back();
+        auto merged = std::make_shared<Column<int64_t>>(before.size() + run->size());
         std::merge(before.begin(), before.end(), run->begin(), run->end(), merged->begin());
         run = std::move(merged);
         next.m_runs.pop_back();

@@ -9,6 +9,8 @@
 // set's life). An order statistic is found across the runs by bisecting values:
 // O(runs · log n) per probe, at most 64 probes.
 
+#include "../column.h"
+
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -19,7 +21,9 @@ namespace spanscope::model {
 class DurationRuns
 {
 public:
-    using Run = std::shared_ptr<const std::vector<int64_t>>;
+    // A column: a merged run's storage is new every time, and large ones are mappings of huge
+    // pages, not faulted in 4 KiB at a time (column.h); nor zeroed before the merge writes it.
+    using Run = std::shared_ptr<const Column<int64_t>>;
 
     // This set with `added` (any order) added; this one is left as it is (its runs shared).
     DurationRuns with(std::vector<int64_t> added) const;
