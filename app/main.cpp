@@ -11,6 +11,7 @@
 #include "theme.h"
 #include "launch_dialog.h"
 #include "main_window.h"
+#include "model/heap_reuse.h"
 #include "spanscope_version.h"
 
 #include <QApplication>
@@ -125,6 +126,7 @@ bool asksOnlyForText(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    spanscope::model::keepHeapForReuse(); // live updates' scratch reused, not faulted in afresh
     if (asksOnlyForText(argc, argv)) {
         QCoreApplication app(argc, argv);
         setIdentity();

@@ -61,6 +61,7 @@
 
 #include "bench_support.h"
 #include "model/capture_loader.h"
+#include "model/heap_reuse.h"
 #include "model/live/job_assembler.h"
 #include "model/live/nvtx_assembler.h"
 #include "model/prefault_ahead.h"
@@ -475,6 +476,8 @@ void BM_LiveSnapshot(benchmark::State& state)
 void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generator,
                         std::uint64_t assembled, std::uint64_t arriving)
 {
+    model::keepHeapForReuse(); // as the viewer does at startup
+
     model::live::JobAssembler job;
     const size_t stream = job.addStream("bench");
     std::string bytes = generator.start();
