@@ -64,6 +64,18 @@ step 0 290 400 thread=0
     return c;
 }
 
+// `c` with each row's durations, as a live snapshot has them (stats/row_durations.h).
+std::shared_ptr<Capture> withDurations(std::shared_ptr<Capture> c)
+{
+    for (const RegionRow& row : c->rows) {
+        std::vector<std::pair<int64_t, int64_t>> calls;
+        for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
+            calls.emplace_back(c->events.start[i], c->events.end[i]);
+        c->rowDurations.push_back(RowDurations::of(CommittedCalls().with(calls), {}));
+    }
+    return c;
+}
+
 uint32_t domainNamed(const Capture& c, const std::string& name)
 {
     for (const auto& d : c.nvtx.domains)
@@ -230,15 +242,6 @@ private slots:
     // process has none, the merge has none.
     void rowDurationsMoveWithTheirRows()
     {
-        auto withDurations = [](std::shared_ptr<Capture> c) {
-            for (const RegionRow& row : c->rows) {
-                std::vector<std::pair<int64_t, int64_t>> calls;
-                for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
-                    calls.emplace_back(c->events.start[i], c->events.end[i]);
-                c->rowDurations.push_back(RowDurations::of(CommittedCalls().with(calls), {}));
-            }
-            return c;
-        };
         const auto a = withDurations(processA()), b = withDurations(processB());
         const auto merged = live::mergeProcesses({{11, a}, {22, b}});
         QCOMPARE(merged->rowDurations.size(), merged->rows.size());
@@ -262,15 +265,6 @@ private slots:
     // rows with none; where a process with GPU times has no sums, the merge has none.
     void rowGpuTimesMoveWithTheirRows()
     {
-        auto withDurations = [](std::shared_ptr<Capture> c) {
-            for (const RegionRow& row : c->rows) {
-                std::vector<std::pair<int64_t, int64_t>> calls;
-                for (uint64_t i = row.firstEvent; i < row.firstEvent + row.count; ++i)
-                    calls.emplace_back(c->events.start[i], c->events.end[i]);
-                c->rowDurations.push_back(RowDurations::of(CommittedCalls().with(calls), {}));
-            }
-            return c;
-        };
         auto withGpuTimes = [](std::shared_ptr<Capture> c, bool summed) {
             c->events.gpu.resize(c->events.size());
             for (size_t i = 0; i < c->events.size(); ++i)
