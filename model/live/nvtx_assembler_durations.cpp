@@ -74,8 +74,12 @@ std::vector<NvtxAssembler::LayoutMemo::CommittedBucket> NvtxAssembler::addRowDur
         } else {
             auto placed = std::lower_bound(layout.placed.begin(), layout.placed.end(),
                                            std::pair<uint32_t, uint32_t>{b, 0});
-            for (; placed != layout.placed.end() && placed->first == b; ++placed)
-                (m_calls[placed->second].open ? rest : commit).push_back(span(eventOf[placed->second]));
+            // Open calls are found among the open events (a few per thread), not in the calls'
+            // own records: reading those, a bucket's calls far apart, cost a cache miss each.
+            for (; placed != layout.placed.end() && placed->first == b; ++placed) {
+                const uint64_t k = eventOf[placed->second];
+                (std::binary_search(openEvents.begin(), openEvents.end(), k) ? rest : commit).push_back(span(k));
+            }
         }
         committed[item] = {b, commit.empty() ? before : before->with(commit)};
         durations[item] = RowDurations::of(committed[item].second, rest);

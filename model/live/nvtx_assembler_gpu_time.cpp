@@ -9,7 +9,9 @@
 // such launch: its pushes popped since then (Thread::pops, in pop order) and its CUDA
 // calls starting up to its longest CUDA call before it (Thread::cudaCalls, by start). Each
 // track's launches are kept by start with their sums before, rewritten from the first
-// that changed.
+// that changed. Each row's sum of the column (Capture::rowGpuTimes, which the statistics
+// read instead of every call's) is kept the same way: every value written is taken out of
+// its row's sum as it was and put in as it is.
 #include "nvtx_assembler.h"
 
 #include "../gpu/gallop_partition.h"
