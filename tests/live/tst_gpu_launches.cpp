@@ -79,9 +79,11 @@ QString rowGpuTimesDifference(const Capture& c)
     const auto& e = c.events;
     for (size_t r = 0; r < c.rows.size(); ++r) {
         RowGpuTime expected;
+        __int128 total = 0; // saturating at the end, as the statistics' sums do
         for (const uint64_t i : c.rowEvents(c.rows[r]))
             if (e.end[i] >= e.start[i] && e.gpu[i] >= 0)
-                ++expected.calls, expected.total += e.gpu[i];
+                ++expected.calls, total += e.gpu[i];
+        expected.total = total > INT64_MAX ? INT64_MAX : int64_t(total);
         if (c.rowGpuTimes[r].calls != expected.calls || c.rowGpuTimes[r].total != expected.total)
             return QString("row %1 ('%2'): %3 calls, %4 ns; expected %5 calls, %6 ns")
                 .arg(r)
@@ -520,6 +522,52 @@ private slots:
                     stepGpu = std::max(stepGpu, c->events.gpu[i]);
             }
         QVERIFY(stepGpu > 0);
+        const QString sums = rowGpuTimesDifference(*c); // each row's sum saturates
+        QVERIFY2(sums.isEmpty(), qPrintable(sums));
+    }
+
+    // Rows' GPU time sums at the ends of int64, kept from one update to the next: kernels of
+    // half int64's range (two overflow it), launched from ranges whose runtime calls come a
+    // flush after their driver calls (the launch changes, and the ranges' GPU time is
+    // counted again: a huge value taken out of a saturated sum). Each snapshot's sums are
+    // its calls' (saturating), and the sums went on from the last snapshot's.
+    void rowGpuTimesStayExactAtTheEndsOfInt64()
+    {
+        using spanscope::protocol::CudaApiKind;
+        NvtxAssembler a;
+        Feed f(a);
+        NvtxAssembler::LayoutMemo memo;
+        constexpr int64_t kHuge = INT64_MAX / 2;
+        std::vector<std::function<void()>> late; // the runtime calls, a round late
+        int64_t now = 1000; // ticks (ns = ticks + 1000)
+        uint32_t id = 0;
+        bool saturated = false;
+        for (int round = 0; round < 8; ++round) {
+            std::vector<std::function<void()>> next;
+            for (int step = 0; step < 4; ++step) {
+                f.push(100, uint64_t(now), "step");
+                const int64_t ns = (now += 10) + 1000;
+                const uint32_t launch = ++id;
+                f.cudaApi(100, ns + 1, ns + 5, "cuLaunchKernel", CudaApiKind::Driver, launch);
+                next.push_back([&f, ns, launch] {
+                    f.cudaApi(100, ns, ns + 8, "cudaLaunchKernel", CudaApiKind::Runtime, launch);
+                });
+                // Huge kernels on a stream of their own (they overlap each other there).
+                const int64_t gpu = 50'000'000 + int64_t(launch) * 100;
+                f.kernel(gpu, gpu + (step == 0 ? kHuge : 20), step == 0 ? 2 : 1, launch);
+                f.pop(100, uint64_t(now += 20));
+            }
+            for (const auto& record : late)
+                record();
+            late = std::move(next);
+            const auto snapshot = a.snapshot(&memo);
+            const QString sums = rowGpuTimesDifference(*snapshot);
+            QVERIFY2(sums.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(sums)));
+            for (size_t r = 0; r < snapshot->rows.size(); ++r)
+                saturated = saturated || snapshot->rowGpuTimes[r].total == INT64_MAX;
+        }
+        QVERIFY(saturated); // a sum reached int64's end
+        QVERIFY2(memo.gpu.times.countedWhole <= 2, qPrintable(QString::number(memo.gpu.times.countedWhole)));
     }
 
     // A live job's kernels (five names, a few shapes and some of their own), copies,
