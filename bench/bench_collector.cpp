@@ -46,6 +46,7 @@
 //   arrived since the last one: update_ms = freeze_ms + build_ms + analysis_ms, as LiveIngest
 //   spends them (issue 12 asks for <= 50 ms: ten refreshes a second at 10 M spans); the mean
 //   of 5 updates after a first one, which is reported apart (first_update_ms, see there).
+//   The process keeps its freed heap memory, as the viewer does (model/heap_reuse.h).
 // BM_LiveUpdate10MCuda: the same for a CUDA job of 10 M calls: every item range launches a
 //   kernel (a runtime API call with the driver call inside it, then the kernel), so the GPU
 //   tables, launch flows and GPU time of CPU calls show here.
