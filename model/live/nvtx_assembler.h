@@ -213,11 +213,13 @@ private:
     CountedAllocations& countedFor(uint32_t thread);
     void addAllocationTables(Capture& c) const;
     // GPU work's activity rows, launch flows, devices, GPU memory, and the GPU time of CPU
-    // calls; `order`: event -> call, `eventOf`: call -> event. `tables`: those of an earlier
-    // snapshot whose layout this one's was appended to, `moved` saying where the calls that
-    // moved were then (event then, event now); or fresh ones, `moved` empty. Brought up to
-    // date: O(work arrived + changes + table rows after the first changed).
+    // calls; `order`: event -> call, `eventOf`: call -> event, `rowKeys`: each row's
+    // NestingOrder::rowKey. `tables`: those of an earlier snapshot whose layout this one's
+    // was appended to, `moved` saying where the calls that moved were then (event then,
+    // event now); or fresh ones, `moved` empty. Brought up to date: O(work arrived +
+    // changes + table rows after the first changed).
     void addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                      const std::vector<uint32_t>& rowKeys,
                       const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
                       LayoutMemo::GpuTables& tables) const;
     // The ids (correlation) whose launch or work changed in an update of the GPU tables,
@@ -234,6 +236,7 @@ private:
     // listed thread's track around launches `changes` names (O(those, plus the track's
     // launches after the first changed, plus rows)); else whole.
     void addGpuTimes(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                     const std::vector<uint32_t>& rowKeys,
                      const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
                      const LaunchChanges& changes, LayoutMemo::GpuTables& tables) const;
     void addGpuMetadata(Capture& c) const;

@@ -339,6 +339,7 @@ Track NvtxAssembler::gpuTrack(Capture& c, const TrackOwner& owner) const
 }
 
 void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                                 const std::vector<uint32_t>& rowKeys,
                                  const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
                                  LayoutMemo::GpuTables& tables) const
 {
@@ -512,7 +513,7 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     // milliseconds per update for a busy job.
     shareOut(2, [&](size_t item, int) {
         if (item == 1) {
-            addGpuTimes(c, order, eventOf, moved, keptEvents, launchChanges, tables);
+            addGpuTimes(c, order, eventOf, rowKeys, moved, keptEvents, launchChanges, tables);
             return;
         }
         std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());

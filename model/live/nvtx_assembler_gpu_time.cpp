@@ -83,6 +83,7 @@ std::pair<int64_t, int64_t> change(Times::Track& track, std::vector<Times::Launc
 } // namespace
 
 void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const Column<uint32_t>& eventOf,
+                                const std::vector<uint32_t>& rowKeys,
                                 const std::vector<std::pair<uint32_t, uint32_t>>& moved, uint64_t keptEvents,
                                 const LaunchChanges& changes, LayoutMemo::GpuTables& tables) const
 {
@@ -94,12 +95,9 @@ void NvtxAssembler::addGpuTimes(Capture& c, const Column<uint32_t>& order, const
     }
     const size_t events = e.size();
     auto trackOfCall = [&](uint32_t call) { return e.track[eventOf[call]]; };
-    // The rows' sums are kept by row key, which stays a row's from one snapshot to the next.
+    // The rows' sums are kept by row key, which stays a row's from one snapshot to the next
+    // (a call's: its region's CPU row, or its GPU row for work without a thread).
     auto keyOf = [](const Call& call) { return NestingOrder::rowKey(call.region, call.thread == kNoThread); };
-    std::vector<uint32_t> rowKeys(c.rows.size(), 0);
-    for (size_t r = 0; r < c.rows.size(); ++r)
-        if (const RowEvents calls = c.rowEvents(c.rows[r]); !calls.empty())
-            rowKeys[r] = keyOf(m_calls[order[calls.front()]]);
     auto& sums = times.rowSums;
     sums.resize(std::max(sums.size(), 2 * m_regionNames.size()));
     // Each row's sum as the statistics read it.

@@ -410,6 +410,8 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     for (size_t bucket = 0; bucket < buckets; ++bucket)
         rowCount += layout.spanBegin[bucket + 1] != layout.spanBegin[bucket];
     c.rows.reserve(rowCount);
+    std::vector<uint32_t> rowKeys; // NestingOrder::rowKey of each row
+    rowKeys.reserve(rowCount);
     for (size_t bucket = 0; bucket < buckets; ++bucket) {
         const uint64_t firstSpan = layout.spanBegin[bucket];
         const uint64_t spanCount = layout.spanBegin[bucket + 1] - firstSpan;
@@ -426,6 +428,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
                               layout.spans.begin() + int64_t(firstSpan + spanCount));
         }
         c.rows.push_back(row);
+        rowKeys.push_back(NestingOrder::rowKey(row.region, bucket >= regions));
     }
     c.rowExclusive.assign(c.rows.size(), -1);
     finishNestingOrder(c, nesting); // before the GPU tables: the GPU time of CPU calls reads the lists
@@ -481,7 +484,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
         c.regionKinds = m_regionKinds;
         c.regionKinds.resize(c.regionNames.size(), RegionKind::Cpu);
     }
-    addGpuTables(c, order, eventOf, gpuKept ? moved : std::vector<std::pair<uint32_t, uint32_t>>{},
+    addGpuTables(c, order, eventOf, rowKeys, gpuKept ? moved : std::vector<std::pair<uint32_t, uint32_t>>{},
                  gpuKept ? layout.appendedFrom : 0, gpu);
     if (!c.nestingOrder.empty() && layoutSerial) {
         c.nestingOrder.openEnd = last;
