@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spanscope::model {
@@ -306,6 +307,11 @@ struct Capture
     std::vector<DeviceInfo> devices;         // GPUs the source describes, by device id
     GpuActivityTable gpuActivities;          // kernels, copies, memsets: attributes by event
     FlowTable flows;                         // launch -> GPU work, fwd -> bwd, user flows
+    // The stream a synchronization record waited for where the source names it (Kineto's
+    // `wait_on_stream` of its "Stream Wait Event" and "Event Sync" records): (the record's
+    // event, stream id), ascending by event. Read by the critical path
+    // (analysis/sync_calls.h); empty for other sources.
+    std::vector<std::pair<uint32_t, int64_t>> syncWaitStreams;
     // The flows by the start of each end where the source keeps them (a live stream's
     // snapshots): used while it holds as many flows as `flows`; else the timeline index
     // makes them.

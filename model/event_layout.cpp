@@ -59,6 +59,13 @@ void moveEvents(Capture& capture, const std::vector<uint32_t>& newIndexOf, uint6
             mark.enclosingEvent = moved == kDroppedEvent ? -1 : int64_t(moved);
         }
 
+    std::vector<std::pair<uint32_t, int64_t>> syncWaitStreams;
+    for (const auto& [event, stream] : capture.syncWaitStreams)
+        if (const uint32_t moved = map(event); moved != kDroppedEvent)
+            syncWaitStreams.emplace_back(moved, stream);
+    std::sort(syncWaitStreams.begin(), syncWaitStreams.end());
+    capture.syncWaitStreams = std::move(syncWaitStreams);
+
     static_assert(kDroppedEvent == UINT32_MAX, "the tables' finish() leaves out events mapped to UINT32_MAX");
     capture.gpuActivities.finish(&newIndexOf);
     capture.flows.finish(&newIndexOf);

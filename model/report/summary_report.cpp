@@ -3,6 +3,7 @@
 #include "../stats/alloc_operations.h"
 #include "../stats/allocation_stats.h"
 #include "../stats/gpu_summary.h"
+#include "gpu_report.h"
 #include "duration_format.h"
 #include "text_table.h"
 
@@ -190,81 +191,6 @@ std::vector<std::string> withFirst(std::vector<std::string> first, std::vector<s
     return first;
 }
 
-void writeGpu(JsonWriter& json, const Capture& capture)
-{
-    const GpuSummary gpu = summarizeGpu(capture);
-    json.key("gpu");
-    json.beginObject();
-    json.key("devices");
-    json.beginArray();
-    for (const auto& device : gpu.devices) {
-        json.beginObject();
-        json.field("device", int64_t(device.device));
-        json.field("name", device.name);
-        json.key("streams");
-        json.beginArray();
-        for (const auto& s : device.streams) {
-            json.beginObject();
-            json.field("stream", s.stream);
-            json.field("name", s.name);
-            json.field("kernels", s.kernels);
-            json.field("kernel_ns", s.kernelNs);
-            json.field("memcpys", s.memcpys);
-            json.field("memcpy_bytes", s.memcpyBytes);
-            json.field("memcpy_ns", s.memcpyNs);
-            json.field("memsets", s.memsets);
-            json.field("memset_ns", s.memsetNs);
-            json.endObject();
-        }
-        json.endArray();
-        json.endObject();
-    }
-    json.endArray();
-    json.field("launches_matched", gpu.launchesMatched);
-    json.endObject();
-
-    json.key("allocations");
-    json.beginArray();
-    for (const auto& a : summarizeAllocations(capture)) {
-        json.beginObject();
-        json.field("device", memoryDeviceName(a.device));
-        json.field("allocs", a.allocs);
-        json.field("frees", a.frees);
-        json.field("alloc_bytes", a.allocBytes);
-        json.field("peak_bytes", a.peakBytes);
-        json.endObject();
-    }
-    json.endArray();
-}
-
-// Text: what the GPU did per stream, and allocations per device, when the file has any.
-void appendGpuText(std::ostringstream& out, const Capture& capture)
-{
-    const GpuSummary gpu = summarizeGpu(capture);
-    if (!gpu.devices.empty()) {
-        out << "\nGPU (" << gpu.launchesMatched << " launches linked to their GPU work)\n";
-        TextTable table({"Device", "Stream", "Kernels", "Kernel time", "Copies", "Copied", "Copy time", "Memsets",
-                         "Memset time"});
-        for (const auto& device : gpu.devices)
-            for (const auto& s : device.streams)
-                table.add({std::to_string(device.device) + (device.name.empty() ? "" : " " + device.name),
-                           s.stream < 0 ? std::string("(device)") : std::to_string(s.stream),
-                           std::to_string(s.kernels), formatDuration(double(s.kernelNs)), std::to_string(s.memcpys),
-                           formatBytes(double(s.memcpyBytes)), formatDuration(double(s.memcpyNs)),
-                           std::to_string(s.memsets), formatDuration(double(s.memsetNs))});
-        out << table.render();
-    }
-    const auto allocations = summarizeAllocations(capture);
-    if (!allocations.empty()) {
-        out << "\nAllocations\n";
-        TextTable table({"Device", "Allocs", "Frees", "Allocated", "Peak"});
-        for (const auto& a : allocations)
-            table.add({memoryDeviceName(a.device), std::to_string(a.allocs), std::to_string(a.frees),
-                       formatBytes(double(a.allocBytes)), formatBytes(double(a.peakBytes))});
-        out << table.render();
-    }
-}
-
 // Captures recorded with spanscope-run --alloc: each region's exclusive allocations, and
 // the job's totals.
 void appendAllocationText(std::ostream& out, const Capture& capture, const CaptureSummary& summary)
@@ -338,7 +264,7 @@ std::string summaryText(const SummaryInput& input, const SummaryOptions& options
         out << perRank.render();
     }
 
-    appendGpuText(out, capture);
+    appendGpuText(out, capture, input.gpu);
     appendAllocationText(out, capture, summary);
 
     if (options.perThread) {
@@ -450,7 +376,7 @@ void summaryJson(const SummaryInput& input, JsonWriter& json)
         json.endObject();
     }
 
-    writeGpu(json, capture);
+    writeGpuJson(json, capture, input.gpu);
 
     json.key("regions");
     json.beginArray();

@@ -9,6 +9,10 @@
 #include "../stats/capture_summary.h"
 #include "json_writer.h"
 
+namespace spanscope::model::analysis {
+struct GpuAnalysis;
+}
+
 #include <string>
 
 namespace spanscope::model::report {
@@ -19,6 +23,7 @@ struct SummaryInput
 {
     const Capture& capture;
     const CaptureSummary& summary;
+    const analysis::GpuAnalysis* gpu = nullptr; // the GPU analyses, where computed
 };
 
 struct SummaryOptions

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <type_traits>
 
 namespace spanscope::model {
@@ -14,7 +15,7 @@ namespace spanscope::model {
 GpuSummary summarizeGpu(const Capture& capture)
 {
     GpuSummary summary;
-    std::map<std::pair<int32_t, int64_t>, StreamActivity> streams;
+    std::map<std::tuple<int32_t, int32_t, int64_t>, StreamActivity> streams; // by (rank, device, stream)
     const auto& e = capture.events;
     for (uint32_t r = 0; r < capture.rows.size(); ++r) {
         const RegionRow& row = capture.rows[r];
@@ -23,7 +24,7 @@ GpuSummary summarizeGpu(const Capture& capture)
             continue;
         for (const uint64_t i : capture.rowEvents(row)) {
             const Track& track = capture.track(capture.trackOfEvent(r, i));
-            StreamActivity& s = streams[{track.device, track.stream}];
+            StreamActivity& s = streams[{track.rank, track.device, track.stream}];
             s.device = track.device;
             s.stream = track.stream;
             if (s.name.empty() && track.name.value != 0)
@@ -45,11 +46,14 @@ GpuSummary summarizeGpu(const Capture& capture)
         }
     }
     for (const auto& [key, stream] : streams) {
-        if (summary.devices.empty() || summary.devices.back().device != key.first) {
+        const auto [rank, deviceId, streamId] = key;
+        if (summary.devices.empty() || summary.devices.back().device != deviceId
+            || summary.devices.back().rank != rank) {
             DeviceActivity device;
-            device.device = key.first;
+            device.rank = rank;
+            device.device = deviceId;
             for (const auto& info : capture.devices)
-                if (info.device == key.first)
+                if (info.device == deviceId)
                     device.name = capture.strings.text(info.name);
             summary.devices.push_back(std::move(device));
         }

@@ -23,6 +23,7 @@ struct StreamActivity
 
 struct DeviceActivity
 {
+    int32_t rank = 0; // the process whose calls launched the device's work
     int32_t device = 0;
     std::string name; // from the device table; empty when the source has none
     std::vector<StreamActivity> streams; // by stream id
@@ -30,7 +31,7 @@ struct DeviceActivity
 
 struct GpuSummary
 {
-    std::vector<DeviceActivity> devices; // by device id; only devices with GPU work
+    std::vector<DeviceActivity> devices; // by (rank, device id); only devices with GPU work
     uint64_t launchesMatched = 0;        // runtime calls linked to at least one activity
 };
 

@@ -505,9 +505,14 @@ private slots:
         QCOMPARE(merged->devices.size(), size_t(1));
         const model::GpuSummary gpu = model::summarizeGpu(*merged);
         QCOMPARE(gpu.launchesMatched, uint64_t(4));
-        QCOMPARE(gpu.devices.size(), size_t(1));
-        QCOMPARE(gpu.devices[0].streams.size(), size_t(1)); // same device and stream id in both
-        QCOMPARE(gpu.devices[0].streams[0].kernels, uint64_t(2));
+        // A device's work is per process (rank): each process's GPU 0 with its own stream.
+        QCOMPARE(gpu.devices.size(), size_t(2));
+        for (const auto& device : gpu.devices) {
+            QCOMPARE(device.device, gpu.devices[0].device);
+            QCOMPARE(device.streams.size(), size_t(1));
+            QCOMPARE(device.streams[0].kernels, uint64_t(1));
+        }
+        QVERIFY(gpu.devices[0].rank != gpu.devices[1].rank);
         for (size_t f = 0; f < merged->flows.size(); ++f) {
             // A launch and its work are in the same process.
             uint32_t rowFrom = 0, rowTo = 0;

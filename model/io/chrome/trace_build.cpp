@@ -285,6 +285,10 @@ void TraceBuilder::layOut()
                 row.tags.push_back(m_c.strings.intern(tag));
         }
     }
+    for (const auto& [slice, stream] : m_r.syncWaitStreams)
+        if (m_eventOfSlice[slice] != UINT32_MAX)
+            m_c.syncWaitStreams.emplace_back(m_eventOfSlice[slice], stream);
+    std::sort(m_c.syncWaitStreams.begin(), m_c.syncWaitStreams.end());
     for (const RawCallExtras& extras : m_r.extras) {
         const uint32_t event = m_eventOfSlice[extras.slice];
         if (extras.gpuNs >= 0) {

@@ -154,6 +154,22 @@ void Walker::complete(const Fields& f, size_t offset)
         slice.lane = cpuLane(f);
         if (m_records.spanscopeExport && f.args.find("\"spanscope.") != std::string_view::npos)
             readExtras(f.args, index);
+        if (sameCategory(f.cat, "cuda_sync")) {
+            sj::document doc;
+            sj::object args;
+            if (openArgs(f.args, doc, args))
+                for (auto field : args) {
+                    std::string_view key;
+                    sj::value value;
+                    if (field.unescaped_key().get(key) || field.value().get(value))
+                        break;
+                    if (key == "wait_on_stream") {
+                        if (const auto stream = integerOf(value); stream && *stream >= 0)
+                            m_records.syncWaitStreams.emplace_back(index, *stream);
+                        break;
+                    }
+                }
+        }
         if (isLaunchCategory(f.cat)) {
             m_records.kineto = true;
             sj::document doc;

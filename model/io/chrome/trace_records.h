@@ -190,6 +190,8 @@ struct TraceRecords
     bool kineto = false;                           // the file looks like a PyTorch profiler trace
     bool spanscopeExport = false; // written by spanscope: "spanscope.*" args carry GPU/await ns
     std::vector<RawCallExtras> extras;
+    // Kineto's cuda_sync records that name the stream they waited for: (slice, wait_on_stream).
+    std::vector<std::pair<uint32_t, int64_t>> syncWaitStreams;
     std::vector<RowSource> rowSources;
     uint32_t nextOrder = 0;
 
