@@ -131,6 +131,53 @@ private slots:
         QCOMPARE(pooled["calls"].toInt(), 3);
     }
 
+    // The GPU analyses under the names scripts use (docs/cli.md), with the figures of
+    // tests/data/kineto/analyses.json; the same tables as CSV.
+    void gpuAnalysesHaveTheirNames()
+    {
+        const std::string trace = dataFile("kineto/sampled-five-streams.json.gz");
+        const auto run = summary({trace, "--format", "json", "--kernel-class", "gemm=gemm",
+                                  "--kernel-class", "nothing=^no_such_kernel$"});
+        QCOMPARE(run.code, 0);
+        const auto gpu = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object()["gpu"].toObject();
+        const auto device = gpu["devices"].toArray()[0].toObject();
+        const auto u = device["utilization"].toObject();
+        for (const char* key : {"span_ns", "compute_ns", "communication_ns", "memory_ns", "idle_ns",
+                                "communication_total_ns", "communication_overlapped_ns", "classes"})
+            QVERIFY2(u.contains(key), key);
+        QCOMPARE(u["communication_overlapped_ns"].toInteger(), qint64(59216000));
+        QCOMPARE(u["classes"].toObject()["communication"].toObject()["count"].toInt(), 10);
+        QVERIFY(u["labels"].toObject().contains("gemm"));
+        const auto latency = device["launch_latency"].toObject();
+        for (const char* key : {"count", "min_ns", "median_ns", "max_ns", "negative"})
+            QVERIFY2(latency.contains(key), key);
+        QCOMPARE(latency["median_ns"].toInteger(), qint64(10831000));
+        const auto stream = device["streams"].toArray()[0].toObject();
+        for (const char* key : {"activities", "busy_ns", "gaps", "gap_ns", "host_wait_ns", "other_wait_ns", "max_queue"})
+            QVERIFY2(stream.contains(key), key);
+        QCOMPARE(stream["max_queue"].toInt(), 80);
+        QCOMPARE(device["largest_gaps"].toArray().size(), 20);
+        const auto path = gpu["critical_path"].toObject();
+        QVERIFY(path["length_ns"].toInteger() > 0);
+        qint64 shares = 0;
+        for (const auto& ns : path["bound_by"].toObject())
+            shares += ns.toInteger();
+        QCOMPARE(shares, path["length_ns"].toInteger());
+        QVERIFY(path["path"].toArray().size() >= 2);
+        QCOMPARE(gpu["labels"].toArray()[1].toObject()["kernels"].toInt(), 0);
+        // Text says that a class matched nothing; CSV gives each table.
+        const auto text = summary({trace, "--kernel-class", "nothing=^no_such_kernel$"});
+        QVERIFY(text.out.find("the kernel class 'nothing' (^no_such_kernel$) matched no kernel") != std::string::npos);
+        QVERIFY(text.out.find("GPU utilization") != std::string::npos);
+        const auto csv = summary({trace, "--format", "csv", "--table", "gpu-streams"});
+        QCOMPARE(csv.code, 0);
+        QVERIFY(csv.out.rfind("file,rank,device,stream,name,activities,busy_ns,", 0) == 0);
+        QCOMPARE(std::count(csv.out.begin(), csv.out.end(), '\n'), std::ptrdiff_t(6));
+        QCOMPARE(summary({trace, "--table", "gpu-streams"}).code, 2); // a CSV table only
+        QCOMPARE(summary({trace, "--kernel-class", "broken=("}).code, 2);
+        QCOMPARE(summary({trace, "--format", "csv", "--table", "nonsense"}).code, 2);
+    }
+
     void int64StaysExact()
     {
         // 2^53 + 11 cannot survive a trip through double; check the text itself.
