@@ -1,9 +1,13 @@
 #include "compare_command.h"
 
+#include "kernel_class_option.h"
+#include "model/analysis/gpu_comparison.h"
 #include "model/capture_loader.h"
 #include "model/report/compare_report.h"
+#include "model/report/gpu_compare_report.h"
 
 #include <charconv>
+#include <optional>
 #include <ostream>
 
 namespace spanscope::app::cli {
@@ -12,14 +16,17 @@ namespace {
 
 const char* kUsage = "usage: spanscope-cli compare BASELINE CANDIDATE... [--format text|json|csv]\n"
                      "                             [--threshold PCT]\n"
-                     "                             [--metric mean|p50|p95|total|allocs|bytes]\n"
-                     "                             [--region REGEX] [--per-rank]\n";
+                     "                             [--metric mean|p50|p95|total|allocs|bytes|\n"
+                     "                                       gpu_idle|launch_latency|critical_path]\n"
+                     "                             [--region REGEX] [--per-rank] [--kernel-class NAME=REGEX]...\n";
 
 } // namespace
 
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     model::CompareOptions options;
+    model::analysis::KernelClasses classes;
+    std::optional<model::analysis::GpuMetric> gpuMetric;
     std::string format = "text";
     std::vector<std::string> files;
     auto usage = [&](const std::string& problem) {
@@ -35,7 +42,11 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
             return true;
         };
         std::string value;
-        if (arg == "-h" || arg == "--help") {
+        bool failed = false;
+        if (takeKernelClassOption(args, i, classes, "compare", err, failed)) {
+            if (failed)
+                return 2;
+        } else if (arg == "-h" || arg == "--help") {
             out << kUsage;
             return 0;
         } else if (arg == "--format") {
@@ -51,9 +62,12 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
                 return usage("--threshold needs a percentage >= 0, e.g. 5");
             options.thresholdPercent = threshold;
         } else if (arg == "--metric") {
-            if (!next(value) || !model::parseMetric(value))
-                return usage("--metric takes mean, p50, p95, total, allocs or bytes");
-            options.metric = *model::parseMetric(value);
+            if (!next(value) || (!model::parseMetric(value) && !model::analysis::parseGpuMetric(value)))
+                return usage("--metric takes mean, p50, p95, total, allocs, bytes, gpu_idle, launch_latency or "
+                             "critical_path");
+            if (const auto metric = model::parseMetric(value))
+                options.metric = *metric;
+            gpuMetric = model::analysis::parseGpuMetric(value);
         } else if (arg == "--region") {
             if (!next(value))
                 return usage("--region needs a regular expression");
@@ -86,17 +100,33 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
     for (size_t i = 0; i < files.size(); ++i)
         runs.push_back({loaded[i].capture.get(), loaded[i].summary.get(), files[i]});
     const auto comparison = model::compareRuns(runs, options);
+    // Each run's GPU analyses, side by side (and the GPU metric's changes, when chosen).
+    std::vector<model::analysis::GpuAnalysis> analyses;
+    std::vector<const model::analysis::GpuAnalysis*> analysed;
+    analyses.reserve(loaded.size());
+    for (const auto& run : loaded) {
+        analyses.push_back(model::analysis::analyzeGpu(*run.capture, classes));
+        analysed.push_back(analyses.back().empty() ? nullptr : &analyses.back());
+    }
+    const auto gpu = model::analysis::compareGpu(analysed, gpuMetric, options);
+    if (gpuMetric && gpu.empty()) {
+        err << "spanscope-cli compare: --metric " << model::analysis::gpuMetricName(*gpuMetric)
+            << " needs GPU work, and no run has any\n";
+        return 2;
+    }
+    const model::analysis::GpuComparison* shown = gpu.empty() ? nullptr : &gpu;
 
     if (format == "json") {
         model::report::JsonWriter json;
-        model::report::comparisonJson(comparison, json);
+        model::report::comparisonJson(comparison, json, shown);
         out << json.text() << "\n";
     } else if (format == "csv") {
-        out << model::report::comparisonCsv(comparison);
+        out << (gpuMetric ? model::report::gpuComparisonCsv(gpu, comparison.labels)
+                          : model::report::comparisonCsv(comparison));
     } else {
-        out << model::report::comparisonText(comparison);
+        out << model::report::comparisonText(comparison, shown);
     }
-    return comparison.anySignificantSlowdown() ? 1 : 0;
+    return (gpuMetric ? gpu.anySlowdown() : comparison.anySignificantSlowdown()) ? 1 : 0;
 }
 
 } // namespace spanscope::app::cli

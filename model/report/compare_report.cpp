@@ -1,6 +1,7 @@
 #include "compare_report.h"
 
 #include "duration_format.h"
+#include "gpu_compare_report.h"
 #include "text_table.h"
 
 #include <charconv>
@@ -80,11 +81,12 @@ std::string displayName(const std::string& name)
 
 } // namespace
 
-std::string comparisonText(const Comparison& c)
+std::string comparisonText(const Comparison& c, const analysis::GpuComparison* gpu)
 {
     std::string out;
     const bool perRank = c.options.perRank;
-    for (size_t k = 0; k + 1 < c.labels.size(); ++k) {
+    const bool regions = !gpu || !gpu->metric; // a GPU metric compares devices, not regions
+    for (size_t k = 0; regions && k + 1 < c.labels.size(); ++k) {
         out += "baseline  " + c.labels[0] + "\ncandidate " + c.labels[k + 1] + "\n";
         out += std::string("metric ") + metricName(c.options.metric) + ", threshold "
                + number(c.options.thresholdPercent, "%.3g") + "%, significance p < "
@@ -119,10 +121,16 @@ std::string comparisonText(const Comparison& c)
         if (k + 2 < c.labels.size())
             out += "\n";
     }
+    if (gpu) {
+        if (!regions)
+            for (size_t k = 1; k < c.labels.size(); ++k)
+                out += (k == 1 ? "baseline  " + c.labels[0] + "\n" : std::string()) + "candidate " + c.labels[k] + "\n";
+        out += gpuComparisonText(*gpu, c.labels, c.options);
+    }
     return out;
 }
 
-void comparisonJson(const Comparison& c, JsonWriter& json)
+void comparisonJson(const Comparison& c, JsonWriter& json, const analysis::GpuComparison* gpu)
 {
     json.beginObject();
     json.field("baseline", c.labels.empty() ? std::string() : c.labels[0]);
@@ -131,14 +139,17 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
     for (size_t k = 1; k < c.labels.size(); ++k)
         json.value(c.labels[k]);
     json.endArray();
-    json.field("metric", metricName(c.options.metric));
+    json.field("metric", gpu && gpu->metric ? analysis::gpuMetricName(*gpu->metric) : metricName(c.options.metric));
     json.field("threshold_pct", c.options.thresholdPercent);
     json.field("alpha", c.options.alpha);
     json.field("per_rank", c.options.perRank);
-    json.field("any_significant_slowdown", c.anySignificantSlowdown());
+    json.field("any_significant_slowdown",
+               gpu && gpu->metric ? gpu->anySlowdown() : c.anySignificantSlowdown());
     json.key("regions");
     json.beginArray();
     for (const auto& region : c.regions) {
+        if (gpu && gpu->metric)
+            break; // a GPU metric compares devices and ranks ("gpu"), not regions
         json.beginObject();
         json.field("name", region.name);
         json.field("kind", regionKindName(region.kind));
@@ -187,6 +198,8 @@ void comparisonJson(const Comparison& c, JsonWriter& json)
         json.endObject();
     }
     json.endArray();
+    if (gpu)
+        gpuComparisonJson(*gpu, c.labels, json);
     json.endObject();
 }
 

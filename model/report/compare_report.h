@@ -6,12 +6,18 @@
 #include "../compare/run_comparison.h"
 #include "json_writer.h"
 
+namespace spanscope::model::analysis {
+struct GpuComparison;
+}
+
 #include <string>
 
 namespace spanscope::model::report {
 
-std::string comparisonText(const Comparison& comparison);
-void comparisonJson(const Comparison& comparison, JsonWriter& json);
+// With `gpu` (the runs' GPU analyses side by side, gpu_compare_report.h) the outputs also
+// show those; with a GPU metric they show its changes instead of the regions'.
+std::string comparisonText(const Comparison& comparison, const analysis::GpuComparison* gpu = nullptr);
+void comparisonJson(const Comparison& comparison, JsonWriter& json, const analysis::GpuComparison* gpu = nullptr);
 // One row per (region[, rank], candidate).
 std::string comparisonCsv(const Comparison& comparison);
 

@@ -4,6 +4,7 @@
 #include "app/cli/launch_settings.h"
 #include "app/cli/summary_command.h"
 #include "support/h5_builder.h"
+#include "support/kineto_builder.h"
 #include "support/test_helpers.h"
 #include "spanscope_version.h"
 
@@ -265,6 +266,59 @@ private slots:
         const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(run.out));
         QVERIFY(doc.isArray());
         QCOMPARE(doc.array().size(), 2);
+    }
+
+    // The GPU analyses of runs side by side, and the GPU metrics as a gate: one figure per
+    // run (idle share, path length) by the threshold, latencies by their rank test.
+    void compareGatesOnGpuMetrics()
+    {
+        QTemporaryDir dir;
+        // 200 kernels of 10 µs, launched `latency` µs before each starts, `idle` µs apart.
+        auto write = [&](const char* name, int64_t latency, int64_t idle) {
+            testing::KinetoTrace t;
+            int64_t at = 0;
+            for (int i = 0; i < 200; ++i) {
+                const int64_t correlation = i + 1;
+                const int64_t extra = (i * 7919) % 3; // ties would make the rank test blind
+                t.call("cudaLaunchKernel", at, 1'000, correlation).kernel("k", at + 1'000 + (latency + extra) * 1'000,
+                                                                         10'000, 7, correlation);
+                at += 11'000 + (latency + extra) * 1'000 + idle * 1'000;
+            }
+            t.call("cudaDeviceSynchronize", at, 1'000, 9999);
+            const std::string file = (dir.path() + "/" + name).toStdString();
+            QFile f(QString::fromStdString(file));
+            if (!f.open(QIODevice::WriteOnly) || f.write(t.json()) < 0)
+                return std::string();
+            return file;
+        };
+        const auto base = write("base.json", 5, 0), later = write("later.json", 20, 0), idle = write("idle.json", 5, 40);
+        QVERIFY(!base.empty() && !later.empty() && !idle.empty());
+        std::ostringstream out, err;
+        QCOMPARE(app::cli::runCompare({base, base, "--metric", "gpu_idle"}, out, err), 0);
+        std::ostringstream idleJson;
+        QCOMPARE(app::cli::runCompare({base, idle, "--metric", "gpu_idle", "--format", "json"}, idleJson, err), 1);
+        const auto root = QJsonDocument::fromJson(QByteArray::fromStdString(idleJson.str())).object();
+        QCOMPARE(root["metric"].toString(), QString("gpu_idle"));
+        QVERIFY(root["regions"].toArray().isEmpty());
+        const auto device = root["gpu"].toObject()["devices"].toArray()[0].toObject();
+        QCOMPARE(device["changes"].toArray()[0].toObject()["verdict"].toString(), QString("slower"));
+        QVERIFY(device["runs"].toArray()[1].toObject()["idle_share"].toDouble() > 0.5);
+        QCOMPARE(app::cli::runCompare({base, later, "--metric", "launch_latency"}, out, err), 1);
+        QCOMPARE(app::cli::runCompare({later, base, "--metric", "launch_latency"}, out, err), 0); // faster
+        QCOMPARE(app::cli::runCompare({base, later, "--metric", "critical_path"}, out, err), 1);
+        std::ostringstream csv;
+        QCOMPARE(app::cli::runCompare({base, later, "--metric", "critical_path", "--format", "csv"}, csv, err), 1);
+        QVERIFY(csv.str().rfind("rank,device,baseline,candidate,metric,baseline_value,", 0) == 0);
+        // Without a GPU metric the regions are compared and the GPU figures shown beside them.
+        std::ostringstream text;
+        QCOMPARE(app::cli::runCompare({base, idle}, text, err), 0);
+        QVERIFY(text.str().find("GPU, per run") != std::string::npos);
+        QVERIFY(text.str().find("Critical path, per run") != std::string::npos);
+        // A GPU metric needs GPU work.
+        const std::string h5 = dataFile("scope-profiler/compat/schema-3.h5");
+        std::ostringstream none;
+        QCOMPARE(app::cli::runCompare({h5, h5, "--metric", "gpu_idle"}, out, none), 2);
+        QVERIFY(none.str().find("needs GPU work") != std::string::npos);
     }
 
     void compareGatesOnSlowdowns()
