@@ -48,6 +48,11 @@ QString csvField(const QString& text)
 
 } // namespace
 
+bool writeCsvFile(const QString& path, const std::function<void(QTextStream&)>& write, QString* error)
+{
+    return writeCsv(path, write, error);
+}
+
 bool writeHistogramCsv(const QString& path, const HistogramBins& bins, QString* error)
 {
     return writeCsv(

@@ -11,12 +11,17 @@
 #include "model/stats/allocation_stats.h"
 
 #include <QString>
+#include <QTextStream>
+#include <functional>
 #include <span>
 #include <vector>
 
 namespace spanscope::views {
 
 // lower_ns,upper_ns,count: one line per bin.
+// Any CSV a view writes: `write` fills the stream (C locale, numbers to 15 digits); the file
+// is replaced only once everything was written.
+bool writeCsvFile(const QString& path, const std::function<void(QTextStream&)>& write, QString* error = nullptr);
 bool writeHistogramCsv(const QString& path, const HistogramBins& bins, QString* error = nullptr);
 
 // duration_ns,fraction_at_most: one line per CDF step.
