@@ -2,6 +2,7 @@
 
 #include "call_details_widget.h"
 #include "display_text.h"
+#include "gpu/gpu_view.h"
 #include "metadata_model.h"
 #include "plots/allocations_view.h"
 #include "plots/duration_histogram.h"
@@ -184,8 +185,18 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_timeline->setDarkPalette(palette().color(QPalette::Window).lightness() < 128);
     m_verticalSplitter = new QSplitter(Qt::Vertical);
     m_verticalSplitter->setObjectName(QStringLiteral("timelineSplitter"));
+    // Under the timeline, the regions (table, plots, details) and, for captures with GPU work,
+    // the GPU page first: where the GPU time went and why it waited, as wide as the window.
+    m_gpuView = new GpuView;
+    m_gpuView->setObjectName(QStringLiteral("gpuView"));
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("capturePages"));
+    m_pages->setDocumentMode(true);
+    m_pages->setTabBarAutoHide(true); // a capture without GPU work shows its regions alone
+    m_pages->addTab(m_mainSplitter, tr("Regions"));
+    m_pages->setTabToolTip(0, tr("Regions, their statistics and plots, and the selected call"));
     m_verticalSplitter->addWidget(m_timeline);
-    m_verticalSplitter->addWidget(m_mainSplitter);
+    m_verticalSplitter->addWidget(m_pages);
     m_verticalSplitter->setStretchFactor(0, 3);
     m_verticalSplitter->setStretchFactor(1, 2);
     m_verticalSplitter->setChildrenCollapsible(false);
@@ -204,7 +215,10 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &CaptureView::updateMatchCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &CaptureView::updateMatchCount);
     connect(m_warningsBadge, &QToolButton::clicked, this, &CaptureView::showWarnings);
-    connect(m_timeline, &TimelineView::callSelected, this, [this](quint32 event) { showCall(event, false); });
+    connect(m_timeline, &TimelineView::callSelected, this, [this](quint32 event) {
+        showRegionsPage(); // the call's details are there
+        showCall(event, false);
+    });
     connect(m_callDetails, &CallDetailsWidget::callClicked, this, [this](quint32 event) { showCall(event, true); });
 
     // splitterMoved comes from the user's drags only: from then on the layout is theirs.
@@ -230,6 +244,12 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
                     m_timeline->zoom()->setRange(time - m_timeline->zoom()->span() / 2,
                                                  time - m_timeline->zoom()->span() / 2 + m_timeline->zoom()->span());
             });
+    connect(m_gpuView, &GpuView::gapActivated, this, [this](qint64 start, qint64 end) {
+        // The gap with a tenth of its length either side, so what ran before and after shows.
+        const qint64 margin = std::max<qint64>((end - start) / 10, 1000);
+        m_timeline->zoom()->setRange(start - margin, end + margin);
+    });
+    connect(m_gpuView, &GpuView::criticalPathChanged, m_timeline, &TimelineView::setCriticalPath);
     connect(m_spanTree, &SpanTreeWidget::regionSelected, this, [this](int region) {
         restoreSelection(uint32_t(region), std::nullopt);
         m_timeline->setHighlightRegion(region);
@@ -289,6 +309,18 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
     m_histogram->setCapture(capture, update);
     m_gpuWall->setCapture(capture, summary);
     m_spanTree->setCapture(capture, update);
+    const bool gpuWork = capture && GpuView::hasGpuWork(*capture);
+    m_gpuView->setCapture(capture, update);
+    // The GPU page comes first where there is GPU work: a file opens on it, and a live
+    // capture whose GPU work arrives after its first snapshot turns to it then, once.
+    const bool gpuPage = m_pages->indexOf(m_gpuView) >= 0;
+    if (gpuWork && !gpuPage) {
+        m_pages->insertTab(0, m_gpuView, tr("GPU"));
+        m_pages->setTabToolTip(0, tr("Utilization, launch latency, gaps and the critical path of each GPU"));
+        m_pages->setCurrentIndex(0);
+    } else if (!gpuWork && gpuPage) {
+        m_pages->removeTab(m_pages->indexOf(m_gpuView));
+    }
     m_model->setCapture(std::move(capture), std::move(summary));
     m_warnings->setWarnings(m_model->capture() ? m_model->capture()->warnings
                                                : std::vector<model::Warning>{});
@@ -517,12 +549,19 @@ void CaptureView::findCall(bool forward)
 
 void CaptureView::focusFilter()
 {
+    showRegionsPage(); // Ctrl+F filters the region table
     m_filter->setFocus(Qt::ShortcutFocusReason);
     m_filter->selectAll();
 }
 
+void CaptureView::showRegionsPage()
+{
+    m_pages->setCurrentWidget(m_mainSplitter);
+}
+
 void CaptureView::showWarnings()
 {
+    showRegionsPage();
     m_sideTabs->setCurrentIndex(m_warningsTab);
 }
 

@@ -29,6 +29,7 @@ namespace spanscope::views {
 class AllocationsView;
 class CallDetailsWidget;
 class DurationHistogram;
+class GpuView;
 class GpuWallPlot;
 class MetadataModel;
 class RegionDetailsWidget;
@@ -62,6 +63,8 @@ public:
     // Puts the keyboard focus in the filter box and selects its text (Ctrl+F).
     void focusFilter();
     void showWarnings();
+    // The page of regions, plots and the selected call (a GPU capture opens on the GPU page).
+    void showRegionsPage();
 
     // Splitter positions the user chose, so every tab and the next session open the same
     // way. Until the user drags a splitter (or a state is restored) the view sizes its parts
@@ -88,6 +91,9 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     DurationHistogram* histogram() const { return m_histogram; }
     GpuWallPlot* gpuWallPlot() const { return m_gpuWall; }
+    GpuView* gpuView() const { return m_gpuView; }
+    // Under the timeline: the GPU page (captures with GPU work, first) and the regions page.
+    QTabWidget* pages() const { return m_pages; }
     SpanTreeWidget* spanTree() const { return m_spanTree; }
     AllocationsView* allocations() const { return m_allocations; }
     // The tabs below the table (Metadata, Warnings, Histogram, GPU vs wall, Allocations,
@@ -148,6 +154,8 @@ private:
     int m_warningsTab = -1;
     DurationHistogram* m_histogram = nullptr;
     GpuWallPlot* m_gpuWall = nullptr;
+    GpuView* m_gpuView = nullptr;
+    QTabWidget* m_pages = nullptr; // under the timeline: GPU (with GPU work), Regions
     SpanTreeWidget* m_spanTree = nullptr;
     AllocationsView* m_allocations = nullptr;
     bool m_userSized = false;

@@ -15,19 +15,6 @@ std::optional<GpuMetric> parseGpuMetric(const std::string& name)
     return std::nullopt;
 }
 
-bool GpuComparison::anySlowdown() const
-{
-    for (const auto& d : devices)
-        for (const RegionChange& c : d.changes)
-            if (c.verdict == Verdict::Slower)
-                return true;
-    for (const auto& p : paths)
-        for (const RegionChange& c : p.changes)
-            if (c.verdict == Verdict::Slower)
-                return true;
-    return false;
-}
-
 namespace {
 
 // The change of one figure: its verdict by the threshold, and by the test where there is one.

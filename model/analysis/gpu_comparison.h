@@ -62,7 +62,19 @@ struct GpuComparison
     bool empty() const { return devices.empty(); }
     // Some device or rank got slower (more idle, later launches, a longer path) beyond the
     // threshold (and significantly, for launch_latency).
-    bool anySlowdown() const;
+    // Inline: reports read it without linking the analyses.
+    bool anySlowdown() const
+    {
+        for (const auto& d : devices)
+            for (const RegionChange& c : d.changes)
+                if (c.verdict == Verdict::Slower)
+                    return true;
+        for (const auto& p : paths)
+            for (const RegionChange& c : p.changes)
+                if (c.verdict == Verdict::Slower)
+                    return true;
+        return false;
+    }
 };
 
 // `runs` in the order of the comparison (the baseline first); null for a run without GPU

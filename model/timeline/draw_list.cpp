@@ -21,8 +21,9 @@ public:
 
 private:
     float x(int64_t t) const { return float(double(t - m_view.t0) * m_pxPerNs); }
-    void addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& row, int32_t y);
-    void addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y);
+    // `height` 0: a full row; else the strip of a collapsed lane (no GPU or await bars).
+    void addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& row, int32_t y, uint16_t height = 0);
+    void addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y, uint16_t height = 0);
     void addCounter(uint32_t laneIndex, const CounterSeries& series, int32_t y, int32_t height);
     // Instants or marks of a lane at positions [i, last) of their index, as DrawKind `kind`.
     template <typename TimeOf, typename FirstFrom, typename EventOf>
@@ -33,8 +34,11 @@ private:
     void addRangeEnd(uint32_t event);
     float pointRowY(int32_t lane) const; // middle of a lane's first row (its header when collapsed)
     void addFlows();
+    void addCriticalPath();
+    // Where a path node is drawn: its time, on its call's row (the header of a folded lane).
+    std::optional<std::pair<float, float>> pathPoint(const analysis::PathNode& node) const;
     std::optional<std::pair<float, float>> anchor(uint32_t event) const;
-    int32_t laneRows(const TimelineLane& lane) const { return laneRowCount(lane, m_view); }
+    int32_t laneRows(const TimelineLane& lane, size_t index) const { return shownRowCount(lane, index, m_view); }
 
     const Capture& m_capture;
     const TimelineIndex& m_index;
@@ -45,7 +49,7 @@ private:
     DrawList m_list;
 };
 
-void FrameBuilder::addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y)
+void FrameBuilder::addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32_t y, uint16_t height)
 {
     const auto& events = m_capture.events;
     const int64_t start = events.start[e], end = events.end[e];
@@ -53,7 +57,7 @@ void FrameBuilder::addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32
     item.x0 = x(start);
     item.x1 = x(end);
     item.y = y;
-    item.height = uint16_t(m_view.rowHeight - 1);
+    item.height = height ? height : uint16_t(m_view.rowHeight - 1);
     item.kind = DrawKind::Call;
     item.depth = depth;
     item.lane = laneIndex;
@@ -61,6 +65,8 @@ void FrameBuilder::addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32
     item.count = 1;
     m_list.items.push_back(item);
     m_list.callsInView += 1;
+    if (height)
+        return; // a strip: the calls alone
     if (events.hasGpu() && events.gpu[e] >= 0) {
         DrawItem gpu = item;
         gpu.kind = DrawKind::GpuBar;
@@ -81,7 +87,7 @@ void FrameBuilder::addCall(uint32_t laneIndex, uint16_t depth, uint32_t e, int32
     }
 }
 
-void FrameBuilder::addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& row, int32_t y)
+void FrameBuilder::addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& row, int32_t y, uint16_t height)
 {
     const auto& events = m_capture.events;
     auto [i, last] = m_index.visibleRange(m_capture, row, m_view.t0, m_view.t1);
@@ -93,7 +99,7 @@ void FrameBuilder::addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& ro
             continue;
         }
         if (end - start >= m_pixelNs) {
-            addCall(laneIndex, depth, e, y);
+            addCall(laneIndex, depth, e, y, height);
             ++i;
             continue;
         }
@@ -129,7 +135,7 @@ void FrameBuilder::addRow(uint32_t laneIndex, uint16_t depth, const DepthRow& ro
         item.x0 = x(start);
         item.x1 = std::max(x(blockEnd), item.x0 + 1.0f);
         item.y = y;
-        item.height = uint16_t(m_view.rowHeight - 1);
+        item.height = height ? height : uint16_t(m_view.rowHeight - 1);
         item.kind = j - i == 1 ? DrawKind::Call : DrawKind::Folded;
         item.depth = depth;
         item.lane = laneIndex;
@@ -300,23 +306,78 @@ void FrameBuilder::addFlows()
         addRangeEnd(*m_view.flowsOf);
 }
 
+std::optional<std::pair<float, float>> FrameBuilder::pathPoint(const analysis::PathNode& node) const
+{
+    const auto& events = m_capture.events;
+    if (node.event >= events.size() || !node.track.valid())
+        return std::nullopt;
+    const int32_t lane = m_index.laneOf(node.track);
+    if (lane < 0 || size_t(lane) >= m_list.lanes.size() || m_view.isHidden(size_t(lane)))
+        return std::nullopt;
+    const LaneGeometry& geometry = m_list.lanes[size_t(lane)];
+    const int depth = geometry.collapsed || events.depth.empty() ? -1 : int(events.depth[node.event]);
+    const float y = depth < 0 ? float(geometry.y) + float(m_view.headerHeight) / 2
+                              : float(geometry.y + m_view.headerHeight + depth * m_view.rowHeight) +
+                                    float(m_view.rowHeight) / 2;
+    return std::make_pair(x(node.timeNs), y);
+}
+
+void FrameBuilder::addCriticalPath()
+{
+    if (!m_view.criticalPath)
+        return;
+    const auto& nodes = m_view.criticalPath->nodes;
+    // The steps that reach into the view: from the last node at or before t0 to the first
+    // at or after t1 (nodes are in time order).
+    auto first = std::lower_bound(nodes.begin(), nodes.end(), m_view.t0,
+                                  [](const analysis::PathNode& n, int64_t t) { return n.timeNs < t; });
+    if (first != nodes.begin())
+        --first;
+    // Steps drawn over one another (both ends in the same pixel column and row) are drawn
+    // once; flat steps that continue the last one on its row extend it.
+    std::unordered_set<uint64_t> drawn;
+    auto key = [](float x0, float y0, float x1, float y1) {
+        auto bucket = [](float v) { return uint64_t(uint16_t(int32_t(std::clamp(v, -60000.0f, 60000.0f)) + 32768)); };
+        return bucket(x0) << 48 | bucket(y0) << 32 | bucket(x1) << 16 | bucket(y1);
+    };
+    std::optional<std::pair<float, float>> from;
+    for (auto it = first; it != nodes.end(); ++it) {
+        const auto to = pathPoint(*it);
+        if (!to)
+            continue;
+        if (from) {
+            PathSegment* last = m_list.path.empty() ? nullptr : &m_list.path.back();
+            const bool flat = from->second == to->second;
+            if (flat && last && last->y0 == last->y1 && last->y1 == from->second && last->share == it->via &&
+                std::abs(last->x1 - from->first) < 1.0f)
+                last->x1 = to->first;
+            else if (drawn.insert(key(from->first, from->second, to->first, to->second)).second)
+                m_list.path.push_back({from->first, from->second, to->first, to->second, it->via});
+        }
+        from = to;
+        if (it->timeNs > m_view.t1)
+            break;
+    }
+}
+
 DrawList FrameBuilder::build()
 {
     const auto& lanes = m_index.lanes();
     int32_t top = 0;
-    for (uint32_t laneIndex = 0; laneIndex < lanes.size(); ++laneIndex) {
+    m_list.lanes.resize(lanes.size());
+    for (const uint32_t laneIndex : m_view.laneOrder(lanes.size())) {
         const auto& lane = lanes[laneIndex];
         if (m_view.isHidden(laneIndex)) {
-            m_list.lanes.push_back(LaneGeometry{top - m_view.scrollY, 0, true});
+            m_list.lanes[laneIndex] = LaneGeometry{top - m_view.scrollY, 0, true};
             continue;
         }
         const bool collapsed = m_view.isCollapsed(laneIndex);
-        const int32_t rows = collapsed ? 0 : laneRows(lane);
+        const int32_t rows = collapsed ? 0 : laneRows(lane, laneIndex);
         LaneGeometry geometry;
         geometry.y = top - m_view.scrollY;
         geometry.height = m_view.headerHeight + rows * m_view.rowHeight;
         geometry.collapsed = collapsed;
-        m_list.lanes.push_back(geometry);
+        m_list.lanes[laneIndex] = geometry;
 
         if (geometry.y + geometry.height > 0 && geometry.y < m_view.height) {
             DrawItem header;
@@ -331,6 +392,11 @@ DrawList FrameBuilder::build()
             if (lane.counter >= 0 && !collapsed)
                 addCounter(laneIndex, m_capture.counters[size_t(lane.counter)], geometry.y + m_view.headerHeight,
                            rows * m_view.rowHeight);
+            // A collapsed lane's outermost calls as a strip along the bottom of its header:
+            // how busy it is, never a blank.
+            if (collapsed && !lane.depths.empty())
+                addRow(laneIndex, 0, lane.depths[0], geometry.y + m_view.headerHeight - kStripHeight - 1,
+                       uint16_t(kStripHeight));
             for (int32_t depth = 0; depth < int32_t(lane.depths.size()) && depth < rows; ++depth) {
                 const int32_t y = geometry.y + m_view.headerHeight + depth * m_view.rowHeight;
                 if (y + m_view.rowHeight <= 0 || y >= m_view.height)
@@ -371,6 +437,7 @@ DrawList FrameBuilder::build()
         if (lanes[laneIndex].marksEnd > lanes[laneIndex].marksBegin)
             addMarks(laneIndex, y);
     }
+    addCriticalPath();
     addFlows();
     return std::move(m_list);
 }
@@ -384,13 +451,36 @@ int32_t laneRowCount(const TimelineLane& lane, const TimelineViewport& viewport)
     return std::max<int32_t>(int32_t(lane.depths.size()), lane.hasPointRow() ? 1 : 0);
 }
 
+int32_t shownRowCount(const TimelineLane& lane, size_t index, const TimelineViewport& viewport)
+{
+    const int32_t rows = laneRowCount(lane, viewport);
+    const int32_t limit = index < viewport.rowLimit.size() ? viewport.rowLimit[index] : 0;
+    return limit > 0 ? std::min(rows, limit) : rows;
+}
+
+std::vector<uint32_t> TimelineViewport::laneOrder(size_t lanes) const
+{
+    std::vector<uint32_t> out;
+    out.reserve(lanes);
+    std::vector<bool> placed(lanes, false);
+    for (const uint32_t lane : order)
+        if (lane < lanes && !placed[lane]) {
+            placed[lane] = true;
+            out.push_back(lane);
+        }
+    for (uint32_t lane = 0; lane < lanes; ++lane)
+        if (!placed[lane])
+            out.push_back(lane);
+    return out;
+}
+
 int contentHeight(const TimelineIndex& index, const TimelineViewport& viewport)
 {
     int height = 0;
     for (size_t lane = 0; lane < index.lanes().size(); ++lane) {
         if (viewport.isHidden(lane))
             continue;
-        const int rows = viewport.isCollapsed(lane) ? 0 : laneRowCount(index.lanes()[lane], viewport);
+        const int rows = viewport.isCollapsed(lane) ? 0 : shownRowCount(index.lanes()[lane], lane, viewport);
         height += viewport.headerHeight + rows * viewport.rowHeight + viewport.laneGap;
     }
     return height;

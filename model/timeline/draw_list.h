@@ -5,10 +5,12 @@
 // run of calls narrower than a pixel is folded into one block that keeps their count and
 // busy time, so no call ever vanishes from the picture.
 
+#include "../analysis/critical_path.h"
 #include "../capture.h"
 #include "timeline_index.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -24,23 +26,34 @@ struct TimelineViewport
     int headerHeight = 20;    // lane title bar
     int rowHeight = 18;       // one nesting depth
     int laneGap = 4;          // space after each lane
-    std::vector<bool> collapsed; // per lane; missing entries mean expanded
+    std::vector<bool> collapsed; // per lane; missing entries mean expanded. A collapsed lane
+                                 // keeps its header, with a strip of its outermost calls in it
     std::vector<bool> hidden;    // per lane; hidden lanes take no space at all
+    // The order lanes are laid out in, top to bottom (lane indices, each once); empty: the
+    // index's order. Lanes missing from it come after, in the index's order.
+    std::vector<uint32_t> order;
+    // Per lane: at most this many nesting rows are shown (the deeper ones are cut off); 0 or
+    // missing: all of them.
+    std::vector<uint16_t> rowLimit;
     bool useLod = true;          // false: fold from the calls alone (tests compare both)
     int counterRows = 3;         // height of a counter lane, in rows
     // Flows to draw: those of this call (both ways), and with allFlows every flow with an
     // end in view (at most kMaxFlowLines distinct arrows).
     std::optional<uint32_t> flowsOf;
     bool allFlows = false;
+    // A critical path to draw over the lanes (the GPU tab's "Show on timeline"), or null.
+    std::shared_ptr<const analysis::CriticalPath> criticalPath;
 
     bool isCollapsed(size_t lane) const { return lane < collapsed.size() && collapsed[lane]; }
+    // The lanes in the order they are laid out (`order`, then the rest).
+    std::vector<uint32_t> laneOrder(size_t lanes) const;
     bool isHidden(size_t lane) const { return lane < hidden.size() && hidden[lane]; }
     double pxPerNs() const { return double(width) / double(t1 - t0); }
 };
 
 enum class DrawKind : uint8_t {
     LaneHeader, // the title bar of a lane (event = lane's call count in `count`)
-    Call,       // one call, at least a pixel wide
+    Call,       // one call, at least a pixel wide (in a collapsed lane's strip: a thin bar)
     Folded,     // `count` calls under a pixel each, merged
     Unclosed,   // a call that never closed, drawn to the end of the run
     GpuBar,     // a call's device time, under the call
@@ -73,6 +86,14 @@ struct FlowLine
     uint32_t flow = 0; // row in Capture::flows, or kRangeEnd
 };
 
+// One step of a drawn critical path, from one node to the next, in px of the lane area:
+// along a row when both are on one lane, across lanes for a launch or a synchronization.
+struct PathSegment
+{
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    analysis::PathShare share = analysis::PathShare::Cpu; // what bounds the step
+};
+
 struct LaneGeometry
 {
     int32_t y = 0;        // top of the header, scroll applied
@@ -86,6 +107,9 @@ struct DrawList
     std::vector<DrawItem> items;
     std::vector<FlowLine> flows;
     bool flowsTruncated = false; // more flows were in view than kMaxFlowLines
+    // The critical path's steps in view; consecutive steps within a pixel of each other on
+    // one row are merged, so a path of millions of nodes draws in O(pixels x lanes).
+    std::vector<PathSegment> path;
     std::vector<LaneGeometry> lanes;
     int contentHeight = 0;    // px of all lanes, unscrolled
     uint64_t callsInView = 0; // sum of `count` over call items = calls intersecting the view
@@ -97,6 +121,10 @@ DrawList buildDrawList(const Capture& capture, const TimelineIndex& index,
 // Rows a lane takes when expanded: its nesting depths, one for instants, marks or range
 // ends alone, or the counter's height.
 int32_t laneRowCount(const TimelineLane& lane, const TimelineViewport& viewport);
+// The rows lane `index` shows when expanded: laneRowCount cut to its row limit.
+int32_t shownRowCount(const TimelineLane& lane, size_t index, const TimelineViewport& viewport);
+// Height of a collapsed lane's busy strip, px, at the bottom of its header.
+inline constexpr int kStripHeight = 4;
 // Height in px of every lane laid out as buildDrawList() lays them (DrawList::contentHeight),
 // without building a frame. O(lanes).
 int contentHeight(const TimelineIndex& index, const TimelineViewport& viewport);

@@ -188,7 +188,8 @@ open 0 50 10
                          "unclosed lane=0 d=0 y=10 x=50.0..51.0  n=0 busy=0.00\n"));
     }
 
-    void collapsedLaneShowsOnlyHeader()
+    // A collapsed lane is its header with a strip of its outermost calls along the bottom.
+    void collapsedLaneShowsItsHeaderAndAStrip()
     {
         auto frame = prepare("a 0 0 10\nb 1 0 10\n");
         auto v = view(0, 10, 10);
@@ -196,8 +197,10 @@ open 0 50 10
         const auto list = model::buildDrawList(*frame.capture, *frame.index, v);
         QCOMPARE(describe(*frame.capture, list),
                  QString("header lane=0 y=0 calls=1\n"
+                         "call lane=0 d=0 y=5 x=0.0..10.0  n=1 busy=0.00\n"
                          "header lane=1 y=10 calls=1\n"
                          "call lane=1 d=0 y=20 x=0.0..10.0  n=1 busy=0.00\n"));
+        QCOMPARE(list.items[1].height, uint16_t(model::kStripHeight));
         QCOMPARE(list.lanes[1].y, 10);
     }
 

@@ -67,7 +67,7 @@ private slots:
         QTRY_VERIFY(view.timeline()->frameUpToDate());
         const auto& list = view.timeline()->drawList();
         QCOMPARE(list.flows.size(), size_t(1)); // the kernel's launch, as an arrow
-        QVERIFY(list.flows[0].y1 > list.flows[0].y0); // from the CPU thread down to the stream
+        QVERIFY(list.flows[0].y1 < list.flows[0].y0); // from the CPU thread up to the stream (GPU first)
 
         const QString kernelText = view.callDetails()->plainText();
         for (const char* expected : {"kernel", "GPU 0 \u00b7 stream 7", "Grid", "Block", "Registers per thread",
@@ -125,6 +125,7 @@ private slots:
         QCOMPARE(counterLanes, 4); // allocated and reserved, for the GPU and the host
 
         views::AllocationsView* allocations = view.allocations();
+        view.showRegionsPage();
         view.sideTabs()->setCurrentWidget(allocations);
         QSignalSpy shown(allocations, &views::AllocationsView::resultShown);
         allocations->setWholeRun(true);

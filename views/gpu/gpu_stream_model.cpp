@@ -55,10 +55,14 @@ QVariant GpuStreamModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Stream:
-        return s.stream < 0 ? tr("(device)")
-                            : QString::number(s.stream) + (s.name.empty() ? QString()
-                                                                          : QStringLiteral(" ") + QString::fromStdString(s.name));
+    case Stream: {
+        if (s.stream < 0)
+            return tr("(device)");
+        // Kineto names each stream "stream N": only a name of its own adds anything.
+        const QString name = QString::fromStdString(s.name).trimmed();
+        const QString number = QString::number(s.stream);
+        return name.isEmpty() || name == QStringLiteral("stream ") + number ? number : number + QLatin1Char(' ') + name;
+    }
     case Activities: return QString::number(s.activities);
     case Busy: return durationText(double(s.busyNs));
     case BusyShare: return QString::number(100.0 * share, 'f', 1) + QStringLiteral(" %");

@@ -95,6 +95,10 @@ GpuView::GpuView(QWidget* parent) : QWidget(parent), m_job(new LatestJob(this))
     header->addWidget(m_deviceLine, 1);
     layout->addLayout(header);
 
+    auto* figures = new QWidget;
+    auto* figuresLayout = new QVBoxLayout(figures);
+    figuresLayout->setContentsMargins(0, 0, 0, 0);
+    figuresLayout->setSpacing(4);
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(8);
     grid->setVerticalSpacing(2);
@@ -119,16 +123,17 @@ GpuView::GpuView(QWidget* parent) : QWidget(parent), m_job(new LatestJob(this))
     grid->addWidget(m_path, 1, 1);
     grid->addWidget(m_showPath, 1, 2, Qt::AlignTop);
     grid->setColumnStretch(1, 1);
-    layout->addLayout(grid);
+    figuresLayout->addLayout(grid);
     m_latencyLine = new QLabel;
     m_latencyLine->setObjectName(QStringLiteral("latencyLine"));
     m_latencyLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_latencyLine->setWordWrap(true);
-    layout->addWidget(m_latencyLine);
+    figuresLayout->addWidget(m_latencyLine);
     m_classNote = new QLabel;
     m_classNote->setWordWrap(true);
     m_classNote->hide();
-    layout->addWidget(m_classNote);
+    figuresLayout->addWidget(m_classNote);
+    figuresLayout->addStretch(1);
 
     m_streams = new GpuStreamModel(this);
     m_streamTable = createTable(m_streams, GpuStreamModel::SortRole, QStringLiteral("gpuStreams"));
@@ -149,16 +154,28 @@ GpuView::GpuView(QWidget* parent) : QWidget(parent), m_job(new LatestJob(this))
     streamsLayout->setSpacing(2);
     streamsLayout->addWidget(new QLabel(tr("Streams")));
     streamsLayout->addWidget(m_streamTable, 1);
+    // Above: the figures and the latency histogram; below: the streams and the largest gaps.
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(figures);
+    top->addWidget(m_latency);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    top->setChildrenCollapsible(false);
     m_tables = new QSplitter(Qt::Horizontal);
     m_tables->setObjectName(QStringLiteral("gpuTables"));
     m_tables->addWidget(streamsBox);
     m_tables->addWidget(gapsBox);
-    m_tables->addWidget(m_latency);
-    m_tables->setStretchFactor(0, 3);
-    m_tables->setStretchFactor(1, 3);
-    m_tables->setStretchFactor(2, 2);
+    m_tables->setStretchFactor(0, 1);
+    m_tables->setStretchFactor(1, 1);
     m_tables->setChildrenCollapsible(false);
-    layout->addWidget(m_tables, 1);
+    auto* parts = new QSplitter(Qt::Vertical);
+    parts->setObjectName(QStringLiteral("gpuParts"));
+    parts->addWidget(top);
+    parts->addWidget(m_tables);
+    parts->setStretchFactor(0, 0); // the figures keep their height; the tables take the rest
+    parts->setStretchFactor(1, 1);
+    parts->setChildrenCollapsible(false);
+    layout->addWidget(parts, 1);
     m_stack->addWidget(page);
 
     connect(m_devices, &QComboBox::currentIndexChanged, this, [this] {

@@ -70,17 +70,39 @@ QStringList ShareBar::legendTexts() const
     return texts;
 }
 
+template <typename Place>
+int ShareBar::layoutLegend(int width, Place place) const
+{
+    const QStringList texts = legendTexts();
+    const QFontMetrics metrics = fontMetrics();
+    const int swatch = metrics.height() - 4;
+    int x = 0, line = 0;
+    for (int i = 0; i < texts.size(); ++i) {
+        const int w = swatch + 4 + metrics.horizontalAdvance(texts[i]) + 14;
+        if (x > 0 && x + w > width) {
+            x = 0;
+            ++line;
+        }
+        place(x, kBarHeight + 4 + line * (metrics.height() + 2), w, i);
+        x += w;
+    }
+    return texts.isEmpty() ? 0 : line + 1;
+}
+
+int ShareBar::heightForWidth(int width) const
+{
+    const int lines = layoutLegend(width, [](int, int, int, int) {});
+    return kBarHeight + 4 + std::max(1, lines) * (fontMetrics().height() + 2);
+}
+
 QSize ShareBar::sizeHint() const
 {
-    return QSize(400, minimumSizeHint().height());
+    return QSize(400, heightForWidth(400));
 }
 
 QSize ShareBar::minimumSizeHint() const
 {
-    // The bar, then the legend wrapped onto as many lines as the width needs (two at most
-    // in practice: the widest legend holds seven short entries).
-    const int lines = std::max(1, int(m_parts.size() + 3) / 4);
-    return QSize(120, kBarHeight + 4 + lines * (fontMetrics().height() + 2));
+    return QSize(120, heightForWidth(width() > 0 ? width() : 400));
 }
 
 void ShareBar::paintEvent(QPaintEvent*)
@@ -105,21 +127,14 @@ void ShareBar::paintEvent(QPaintEvent*)
     // The legend: a swatch and "name value (share)" per part, wrapping at the width.
     const QStringList texts = legendTexts();
     const QFontMetrics metrics = fontMetrics();
-    int x = 0, y = bar.bottom() + 4;
     const int swatch = metrics.height() - 4;
-    for (int i = 0; i < texts.size(); ++i) {
-        const int w = swatch + 4 + metrics.horizontalAdvance(texts[i]) + 14;
-        if (x > 0 && x + w > width()) {
-            x = 0;
-            y += metrics.height() + 2;
-        }
+    layoutLegend(width(), [&](int x, int y, int w, int i) {
         p.setPen(Qt::NoPen);
         p.setBrush(m_parts[size_t(i)].color);
         p.drawRect(x, y + 2, swatch, swatch);
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(x + swatch + 4, y, w, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter, texts[i]);
-        x += w;
-    }
+    });
 }
 
 bool ShareBar::event(QEvent* event)

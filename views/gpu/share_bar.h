@@ -40,6 +40,9 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    // The legend wraps: its lines at a width decide the height.
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -48,6 +51,10 @@ protected:
 private:
     static constexpr int kBarHeight = 18;
     QRect barRect() const;
+    // Lays out the legend at `width`: calls place(x, y, entryWidth, index) per entry;
+    // returns the number of lines.
+    template <typename Place>
+    int layoutLegend(int width, Place place) const;
     std::vector<Part> m_parts;
 };
 

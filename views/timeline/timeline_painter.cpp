@@ -1,5 +1,7 @@
 #include "timeline_painter.h"
 
+#include "views/gpu/gpu_colors.h"
+
 #include "model/report/duration_format.h"
 #include "region_colors.h"
 
@@ -123,7 +125,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
                 painter.setPen(QPen(selection, 2.5));
                 painter.drawRect(rect.adjusted(1, 1, -1, -1));
             }
-            if (rect.width() >= kMinLabelWidth) {
+            if (rect.width() >= kMinLabelWidth && rect.height() > model::kStripHeight) {
                 const QString text = labelFor(capture, region, int(rect.width()));
                 if (!text.isEmpty()) {
                     painter.setPen(textColorOn(color));
@@ -139,7 +141,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
             color.setAlphaF(rect.width() < kSolidFoldedPx ? 1.0f
                                                           : 0.35f + 0.65f * std::clamp(item.busy, 0.0f, 1.0f));
             painter.fillRect(rect, color);
-            if (rect.width() >= 48) {
+            if (rect.width() >= 48 && rect.height() > model::kStripHeight) {
                 painter.setPen(textColorOn(foldedColor));
                 painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
                                  m_metrics.elidedText(QStringLiteral("%L1 calls").arg(qulonglong(item.count)),
@@ -188,7 +190,80 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
         }
         }
     }
+    paintCriticalPath(painter, frame);
     paintFlows(painter, frame);
+    paintLegend(painter, frame);
+}
+
+void TimelinePainter::paintCriticalPath(QPainter& painter, const TimelineFrame& frame)
+{
+    const auto& segments = frame.list->path;
+    if (segments.empty())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, segments.size() < 2000);
+    const double limit = double(frame.width) + 200;
+    // A halo in the background's colour under each step, so the path reads over any call.
+    for (int pass = 0; pass < 2; ++pass)
+        for (const auto& s : segments) {
+            const QPointF from(std::clamp(double(s.x0), -200.0, limit), s.y0);
+            const QPointF to(std::clamp(double(s.x1), -200.0, limit), s.y1);
+            const QColor color = pass == 0 ? (m_style.dark ? QColor(20, 20, 24) : QColor(255, 255, 255))
+                                           : pathShareColor(s.share);
+            painter.setPen(QPen(color, pass == 0 ? 6.0 : 3.0, Qt::SolidLine, Qt::RoundCap));
+            painter.drawLine(from, to);
+        }
+    painter.restore();
+}
+
+void TimelinePainter::paintLegend(QPainter& painter, const TimelineFrame& frame)
+{
+    std::vector<std::pair<QString, QColor>> entries;
+    bool kinds[3] = {false, false, false};
+    bool rangeEnds = false;
+    for (const auto& line : frame.list->flows) {
+        if (line.flow == model::FlowLine::kRangeEnd)
+            rangeEnds = true;
+        else
+            kinds[int(frame.capture->flows.kind(line.flow))] = true;
+    }
+    const char* const flowNames[3] = {"launch", "forward → backward", "trace flow"};
+    for (int k = 0; k < 3; ++k)
+        if (kinds[k])
+            entries.emplace_back(QString::fromUtf8(flowNames[k]), flowColor(model::FlowKind(k), m_style.dark));
+    if (rangeEnds)
+        entries.emplace_back(QStringLiteral("range ended on another thread"), markColor(m_style.dark));
+    bool shares[model::analysis::kPathShares] = {};
+    for (const auto& s : frame.list->path)
+        shares[int(s.share)] = true;
+    for (int s = 0; s < model::analysis::kPathShares; ++s)
+        if (shares[s])
+            entries.emplace_back(QStringLiteral("critical path: ") +
+                                     QString::fromLatin1(model::analysis::pathShareName(model::analysis::PathShare(s)))
+                                         .replace(QLatin1Char('_'), QLatin1Char(' ')),
+                                 pathShareColor(model::analysis::PathShare(s)));
+    if (entries.empty())
+        return;
+    painter.save();
+    const QFontMetrics metrics(m_style.font);
+    int width = 0;
+    for (const auto& [text, color] : entries)
+        width = std::max(width, metrics.horizontalAdvance(text));
+    const int line = metrics.height() + 2, pad = 6, swatch = 14;
+    const QRect box(frame.width - width - swatch - 3 * pad, pad, width + swatch + 2 * pad + 4,
+                    int(entries.size()) * line + pad);
+    painter.setPen(m_style.dark ? QColor(90, 90, 96) : QColor(190, 190, 196));
+    painter.setBrush(m_style.dark ? QColor(30, 31, 35, 225) : QColor(255, 255, 255, 225));
+    painter.drawRect(box);
+    int y = box.top() + pad / 2;
+    for (const auto& [text, color] : entries) {
+        painter.fillRect(QRect(box.left() + pad, y + line / 2 - 2, swatch, 4), color);
+        painter.setPen(m_style.dark ? QColor(225, 225, 225) : QColor(40, 40, 40));
+        painter.drawText(QRect(box.left() + pad + swatch + 4, y, width + 4, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         text);
+        y += line;
+    }
+    painter.restore();
 }
 
 void TimelinePainter::paintFlows(QPainter& painter, const TimelineFrame& frame)

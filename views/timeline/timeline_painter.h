@@ -54,6 +54,9 @@ public:
 private:
     QString label(const model::Capture& capture, uint32_t region);
     void paintFlows(QPainter& painter, const TimelineFrame& frame);
+    void paintCriticalPath(QPainter& painter, const TimelineFrame& frame);
+    // What the coloured lines drawn mean (flow kinds, critical-path shares), top right.
+    void paintLegend(QPainter& painter, const TimelineFrame& frame);
 
     TimelineStyle m_style;
     QFontMetrics m_metrics;

@@ -76,6 +76,9 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_search.reset();
     m_collapsed.assign(m_index ? m_index->lanes().size() : 0, false);
     m_hidden.assign(m_collapsed.size(), false);
+    m_layoutChosen = false;
+    m_order.clear();
+    m_rowLimit.assign(m_collapsed.size(), 0);
     m_regionPalette = m_capture ? RegionPalette::of(*m_capture) : nullptr;
     m_selected.reset();
     m_measure.reset();
@@ -87,6 +90,7 @@ void TimelineView::setCapture(std::shared_ptr<const model::Capture> capture,
     m_list = {};
     if (m_index)
         m_zoom.setRun(m_index->begin(), std::max(m_index->end(), m_index->begin() + 1));
+    applyDefaultLayout();
     requestFrame();
 }
 
@@ -98,8 +102,15 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
         return;
     }
     std::unordered_map<std::string, bool> collapsed;
-    for (size_t lane = 0; lane < m_collapsed.size(); ++lane)
+    std::unordered_map<std::string, uint16_t> rowLimit;
+    for (size_t lane = 0; lane < m_collapsed.size(); ++lane) {
         collapsed[m_index->lanes()[lane].title] = m_collapsed[lane];
+        rowLimit[m_index->lanes()[lane].title] = lane < m_rowLimit.size() ? m_rowLimit[lane] : 0;
+    }
+    std::vector<std::string> orderTitles; // the lanes' order, by title
+    for (const uint32_t lane : m_order)
+        if (lane < m_index->lanes().size())
+            orderTitles.push_back(m_index->lanes()[lane].title);
     std::optional<int64_t> selectedStart;
     if (m_selected)
         selectedStart = m_capture->events.start[*m_selected];
@@ -114,6 +125,18 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
         if (auto it = collapsed.find(lanes[lane].title); it != collapsed.end())
             m_collapsed[lane] = it->second;
     m_hidden.assign(lanes.size(), false);
+    m_rowLimit.assign(lanes.size(), 0);
+    for (size_t lane = 0; lane < lanes.size(); ++lane)
+        if (auto it = rowLimit.find(lanes[lane].title); it != rowLimit.end())
+            m_rowLimit[lane] = it->second;
+    std::unordered_map<std::string, uint32_t> laneOfTitle;
+    for (uint32_t lane = 0; lane < lanes.size(); ++lane)
+        laneOfTitle.emplace(lanes[lane].title, lane);
+    m_order.clear();
+    for (const std::string& title : orderTitles)
+        if (auto it = laneOfTitle.find(title); it != laneOfTitle.end())
+            m_order.push_back(it->second);
+    applyDefaultLayout(); // until the user chose a layout, new lanes (a GPU's first work) take theirs
     setLaneFilter(m_laneFilter);
     if (m_selected && (*m_selected >= m_capture->events.size() ||
                        m_capture->events.start[*m_selected] != *selectedStart))
@@ -169,6 +192,9 @@ void TimelineView::setLaneFilter(const QRegularExpression& pattern)
 void TimelineView::setCollapsedAll(bool collapsed)
 {
     std::fill(m_collapsed.begin(), m_collapsed.end(), collapsed);
+    if (!collapsed)
+        std::fill(m_rowLimit.begin(), m_rowLimit.end(), uint16_t(0));
+    m_layoutChosen = true;
     requestFrame();
 }
 
@@ -225,9 +251,18 @@ model::TimelineViewport TimelineView::viewport() const
     v.laneGap = 4;
     v.collapsed = m_collapsed;
     v.hidden = m_hidden;
+    v.order = m_order;
+    v.rowLimit = m_rowLimit;
     v.flowsOf = m_selected;
     v.allFlows = m_allFlows;
+    v.criticalPath = m_criticalPath;
     return v;
+}
+
+void TimelineView::setCriticalPath(std::shared_ptr<const model::analysis::CriticalPath> path)
+{
+    m_criticalPath = std::move(path);
+    requestFrame();
 }
 
 void TimelineView::setShowAllFlows(bool all)
@@ -268,6 +303,7 @@ void TimelineView::requestFrame()
             whole.collapsed.assign(index->lanes().size(), false);
             whole.flowsOf.reset();
             whole.allFlows = false;
+            whole.criticalPath.reset();
             frame.overview =
                 overviewDensity(model::buildDrawList(*capture, *index, whole), overviewWidth);
         }
@@ -322,6 +358,7 @@ void TimelineView::updateScrollBars()
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    applyDefaultLayout(); // the room changed: the default layout fits it again
     updateScrollBars();
     requestFrame();
 }

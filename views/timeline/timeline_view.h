@@ -20,6 +20,8 @@
 #include <memory>
 #include <optional>
 
+class QMenu;
+
 namespace spanscope::views {
 
 class TimelineView : public QWidget
@@ -64,6 +66,9 @@ public:
     // Shows only lanes whose title matches (an empty pattern shows all).
     void setLaneFilter(const QRegularExpression& pattern);
     void setCollapsedAll(bool collapsed);
+    // Draws a critical path (the GPU tab's "Show on timeline") over the lanes; null: none.
+    void setCriticalPath(std::shared_ptr<const model::analysis::CriticalPath> path);
+    const std::shared_ptr<const model::analysis::CriticalPath>& criticalPath() const { return m_criticalPath; }
 
     // The colours of the regions drawn. setCapture() gives the capture's own palette and
     // updateCapture() extends it; a comparison shares one over all its runs.
@@ -140,6 +145,12 @@ private:
     QString timeText(int64_t t) const;
     int64_t selfTime(uint32_t lane, uint16_t depth, uint32_t event) const;
     void toggleLane(uint32_t lane);
+    // Lanes (timeline_view_lanes.cpp).
+    void applyDefaultLayout();
+    static constexpr int kToTop = 0; // moveLane's `where`: to the top, -1 up, +1 down
+    void moveLane(uint32_t lane, int where);
+    void revealLane(uint32_t event);
+    void addLaneActions(QMenu& menu, uint32_t lane);
 
     std::shared_ptr<const model::Capture> m_capture;
     std::shared_ptr<const model::TimelineIndex> m_index;
@@ -161,9 +172,13 @@ private:
     bool m_building = false, m_dirty = false;
     std::vector<bool> m_collapsed;
     std::vector<bool> m_hidden;
+    std::vector<uint32_t> m_order;    // lanes top to bottom; empty: the index's order
+    std::vector<uint16_t> m_rowLimit; // per lane: rows shown at most, 0 = all
+    bool m_layoutChosen = false;      // the user folded or moved a lane: no default layout
 
     bool m_absoluteTime = false;
     bool m_allFlows = false;
+    std::shared_ptr<const model::analysis::CriticalPath> m_criticalPath;
     int m_highlightRegion = -1;
     std::optional<uint32_t> m_selected;
     std::vector<bool> m_matches;

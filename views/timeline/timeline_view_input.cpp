@@ -172,6 +172,7 @@ void TimelineView::toggleLane(uint32_t lane)
     if (lane >= m_collapsed.size())
         return;
     m_collapsed[lane] = !m_collapsed[lane];
+    m_layoutChosen = true;
     requestFrame();
 }
 
@@ -210,6 +211,7 @@ void TimelineView::selectEvent(uint32_t event, bool reveal)
             const int64_t from = start + (end - start) / 2 - span / 2;
             m_zoom.setRange(from, from + span);
         }
+        revealLane(event);
     }
     requestFrame();
 }
@@ -280,6 +282,18 @@ void TimelineView::showToolTip(const QPoint& position)
 void TimelineView::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
+    // Over a lane: moving it, and its rows.
+    if (m_index) {
+        const QPoint local = event->pos() - laneArea().topLeft();
+        for (uint32_t lane = 0; lane < m_list.lanes.size(); ++lane) {
+            const auto& g = m_list.lanes[lane];
+            if (g.height > 0 && local.y() >= g.y && local.y() < g.y + g.height && laneArea().contains(event->pos())) {
+                addLaneActions(menu, lane);
+                menu.addSeparator();
+                break;
+            }
+        }
+    }
     menu.addAction(tr("Fit the whole run\tF"), this, [this] { m_zoom.fit(); });
     QAction* zoomTo = menu.addAction(tr("Zoom to the selected call\tZ"), this, &TimelineView::zoomToSelection);
     zoomTo->setEnabled(m_selected.has_value());
