@@ -260,7 +260,9 @@ std::optional<std::pair<float, float>> FrameBuilder::anchor(uint32_t event) cons
     if (lane < 0 || size_t(lane) >= m_list.lanes.size() || m_view.isHidden(size_t(lane)))
         return std::nullopt;
     const LaneGeometry& geometry = m_list.lanes[size_t(lane)];
-    const int depth = geometry.collapsed || events.depth.empty() ? -1 : int(events.depth[event]);
+    const int shown = shownRowCount(m_index.lanes()[size_t(lane)], size_t(lane), m_view);
+    const int depth =
+        geometry.collapsed || events.depth.empty() || shown == 0 ? -1 : std::min(int(events.depth[event]), shown - 1);
     const float y = depth < 0 ? float(geometry.y) + float(m_view.headerHeight) / 2
                               : float(geometry.y + m_view.headerHeight + depth * m_view.rowHeight) + float(m_view.rowHeight) / 2;
     return std::make_pair(x(events.start[event]), y);
@@ -315,7 +317,11 @@ std::optional<std::pair<float, float>> FrameBuilder::pathPoint(const analysis::P
     if (lane < 0 || size_t(lane) >= m_list.lanes.size() || m_view.isHidden(size_t(lane)))
         return std::nullopt;
     const LaneGeometry& geometry = m_list.lanes[size_t(lane)];
-    const int depth = geometry.collapsed || events.depth.empty() ? -1 : int(events.depth[node.event]);
+    // A row the lane's row limit cuts off is drawn on its last shown row.
+    const int shown = shownRowCount(m_index.lanes()[size_t(lane)], size_t(lane), m_view);
+    const int depth = geometry.collapsed || events.depth.empty() || shown == 0
+                          ? -1
+                          : std::min(int(events.depth[node.event]), shown - 1);
     const float y = depth < 0 ? float(geometry.y) + float(m_view.headerHeight) / 2
                               : float(geometry.y + m_view.headerHeight + depth * m_view.rowHeight) +
                                     float(m_view.rowHeight) / 2;

@@ -188,6 +188,67 @@ open 0 50 10
                          "unclosed lane=0 d=0 y=10 x=50.0..51.0  n=0 busy=0.00\n"));
     }
 
+    // Lanes lay out in the viewport's order (the rest after it), and a row limit cuts a
+    // lane's deeper rows; geometry stays indexed by lane.
+    void lanesFollowTheOrderAndTheirRowLimits()
+    {
+        auto frame = prepare("a 0 0 10\nb 0 1 5\nc 1 0 10\n");
+        QCOMPARE(frame.index->lanes().size(), size_t(2));
+        auto v = view(0, 10, 10);
+        v.order = {1};
+        v.rowLimit = {1, 0};
+        const auto list = model::buildDrawList(*frame.capture, *frame.index, v);
+        QCOMPARE(describe(*frame.capture, list),
+                 QString("header lane=1 y=0 calls=1\n"
+                         "call lane=1 d=0 y=10 x=0.0..10.0  n=1 busy=0.00\n"
+                         "header lane=0 y=20 calls=2\n"
+                         "call lane=0 d=0 y=30 x=0.0..10.0  n=1 busy=0.00\n"));
+        QCOMPARE(list.lanes[0].y, 20);
+        QCOMPARE(list.lanes[1].y, 0);
+        QCOMPARE(list.contentHeight, 40); // b's row is cut off
+        QCOMPARE(model::contentHeight(*frame.index, v), list.contentHeight);
+        QCOMPARE(v.laneOrder(2), (std::vector<uint32_t>{1, 0}));
+        v.order = {5, 1, 1}; // lanes that do not exist and repeats are ignored
+        QCOMPARE(v.laneOrder(2), (std::vector<uint32_t>{1, 0}));
+    }
+
+    // A critical path is drawn as steps between its nodes, each on its call's row; steps
+    // within a pixel on one row merge, so a long path costs pixels, not nodes.
+    void criticalPathStepsAreDrawnOnTheirRows()
+    {
+        auto frame = prepare("a 0 0 1000\nb 0 100 200\nc 1 300 900\n");
+        auto path = std::make_shared<model::analysis::CriticalPath>();
+        const auto& c = *frame.capture;
+        auto node = [&](const char* region, bool end) {
+            for (uint32_t r = 0; r < c.rows.size(); ++r)
+                if (c.regionName(c.rows[r].region) == region) {
+                    const uint32_t e = uint32_t(c.rows[r].firstEvent);
+                    return model::analysis::PathNode{e, end, end ? c.events.end[e] : c.events.start[e],
+                                                     model::analysis::PathShare::Cpu, c.rows[r].region,
+                                                     c.trackOfEvent(r, e)};
+                }
+            return model::analysis::PathNode{};
+        };
+        path->nodes = {node("a", false), node("b", false), node("b", true), node("c", false), node("c", true),
+                       node("a", true)};
+        path->nodes[4].via = model::analysis::PathShare::GpuCompute;
+        auto v = view(0, 1000, 100);
+        v.criticalPath = path;
+        const auto list = model::buildDrawList(c, *frame.index, v);
+        QCOMPARE(list.path.size(), size_t(5)); // a → b (across rows), along b, to c, along c, back to a
+        QCOMPARE(list.path[0].y0, 15.0f);      // a's row (lane 0, depth 0)
+        QCOMPARE(list.path[0].y1, 25.0f);      // b's (depth 1)
+        QCOMPARE(list.path[3].share, model::analysis::PathShare::GpuCompute);
+        QCOMPARE(list.path[3].x0, 30.0f);
+        QCOMPARE(list.path[3].x1, 90.0f);
+        QCOMPARE(list.path[3].y0, list.path[3].y1);
+        // Zoomed out, thousands of nodes in a pixel draw as a few steps.
+        for (int i = 0; i < 5000; ++i)
+            path->nodes.insert(path->nodes.begin() + 1, node("a", false));
+        v.t1 = 1'000'000;
+        QVERIFY(model::buildDrawList(c, *frame.index, v).path.size() <= 6);
+    }
+
     // A collapsed lane is its header with a strip of its outermost calls along the bottom.
     void collapsedLaneShowsItsHeaderAndAStrip()
     {

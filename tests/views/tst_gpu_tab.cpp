@@ -1,0 +1,166 @@
+// The GPU page of a capture with GPU work, as a person uses it: it comes first, shows each
+// device's utilization, latency, streams and largest gaps from the analyses, zooms the
+// timeline to a gap, draws the critical path on the timeline, follows the device choice,
+// says when a kernel class matched nothing; a CPU capture has no GPU page. Set
+// SPANSCOPE_SCREENSHOT_DIR to keep screenshots for a person to look at.
+#include "model/capture_loader.h"
+#include "views/capture_view.h"
+#include "views/gpu/gpu_gap_model.h"
+#include "views/gpu/gpu_stream_model.h"
+#include "views/gpu/gpu_view.h"
+#include "views/gpu/latency_histogram.h"
+#include "views/gpu/share_bar.h"
+#include "views/timeline/timeline_view.h"
+#include "support/screenshots.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace spanscope;
+
+namespace {
+
+model::LoadedCapture load(const char* name)
+{
+    auto loaded = model::loadCapture(std::string(SPANSCOPE_TEST_DATA "/kineto/") + name, nullptr,
+                                     model::LoadOptions{true});
+    if (!loaded)
+        qFatal("%s", loaded.error().toString().c_str());
+    return loaded.value();
+}
+
+constexpr int kAnalysisTimeoutMs = 60'000; // a loaded CI machine; it takes a few ms here
+
+} // namespace
+
+class TestGpuTab : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theGpuPageComesFirstWithTheAnalyses()
+    {
+        const auto loaded = load("sampled-five-streams.json.gz");
+        views::CaptureView view;
+        view.resize(1400, 900);
+        view.setCapture(loaded.capture, loaded.summary, loaded.timeline);
+        view.show();
+        views::GpuView* gpu = view.gpuView();
+        QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(gpu));
+        QCOMPARE(view.pages()->tabText(0), QString("GPU"));
+        QTRY_VERIFY_WITH_TIMEOUT(gpu->analysis() != nullptr, kAnalysisTimeoutMs);
+
+        // The figures of tests/data/kineto/analyses.json, as the page shows them.
+        const auto& bar = gpu->utilizationBar()->parts();
+        QCOMPARE(bar.size(), size_t(4));
+        QCOMPARE(bar[0].ns, int64_t(210320000));
+        QCOMPARE(bar[1].ns, int64_t(336983000));
+        QCOMPARE(bar[3].ns, int64_t(675191000));
+        QCOMPARE(gpu->utilizationBar()->total(), int64_t(1222847000));
+        QVERIFY(gpu->utilizationBar()->legendTexts()[3].startsWith(QStringLiteral("idle 675.2 ms (55.2 %)")));
+        QVERIFY2(gpu->latencyLine()->text().contains(QStringLiteral("median 10.83 ms")),
+                 qPrintable(gpu->latencyLine()->text()));
+        QVERIFY(gpu->latencyLine()->text().contains(QStringLiteral("87 launches started before")));
+        QCOMPARE(gpu->streamTable()->model()->rowCount(), 5);
+        QCOMPARE(gpu->gapTable()->model()->rowCount(), 20);
+        const auto& bins = gpu->latencyHistogram()->bins();
+        uint64_t launches = 0, negative = 0;
+        for (size_t i = 0; i < bins.positive.size(); ++i) {
+            launches += bins.positive[i] + bins.negative[i];
+            negative += bins.negative[i];
+        }
+        QCOMPARE(launches, uint64_t(1204));
+        QCOMPARE(negative, uint64_t(87));
+        int64_t shares = 0;
+        for (const auto& part : gpu->pathBar()->parts())
+            shares += part.ns;
+        QCOMPARE(shares, gpu->currentPath()->lengthNs);
+        QVERIFY(!gpu->deviceSelector()->isVisible()); // one device: nothing to choose
+
+        // The timeline opens GPU first: every stream lane before the first CPU thread.
+        QTRY_VERIFY(view.timeline()->frameUpToDate());
+        const auto& list = view.timeline()->drawList();
+        const auto& lanes = loaded.timeline->lanes();
+        int32_t lowestStream = -1, firstThread = INT32_MAX;
+        for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
+            const auto kind = loaded.capture->track(lanes[lane].track).kind;
+            if (kind == model::TrackKind::GpuStream)
+                lowestStream = std::max(lowestStream, list.lanes[lane].y);
+            else if (kind == model::TrackKind::Thread)
+                firstThread = std::min(firstThread, list.lanes[lane].y);
+        }
+        QVERIFY(lowestStream >= 0 && lowestStream < firstThread);
+        QVERIFY(lowestStream < view.timeline()->laneArea().height()); // in view without scrolling
+        testing::saveScreenshot(view, QStringLiteral("gpu-tab"));
+
+        // A gap, clicked, fills the timeline (with a margin either side).
+        const auto* proxy = gpu->gapTable()->model();
+        const QModelIndex first = proxy->index(0, 0);
+        QSignalSpy gaps(gpu, &views::GpuView::gapActivated);
+        emit gpu->gapTable()->clicked(first);
+        QCOMPARE(gaps.count(), 1);
+        const qint64 start = gaps[0][0].toLongLong(), end = gaps[0][1].toLongLong();
+        QCOMPARE(end - start, qint64(560120000)); // the largest gap: stream 25, waiting for the host
+        QVERIFY(view.timeline()->zoom()->start() < start && view.timeline()->zoom()->end() > end);
+        QVERIFY(view.timeline()->zoom()->span() < (end - start) * 2);
+
+        // The critical path, drawn and taken away.
+        QVERIFY(gpu->showPathButton()->isEnabled());
+        gpu->showPathButton()->setChecked(true);
+        QVERIFY(view.timeline()->criticalPath());
+        view.timeline()->zoom()->fit();
+        QTRY_VERIFY(view.timeline()->frameUpToDate() && !view.timeline()->drawList().path.empty());
+        testing::saveScreenshot(view, QStringLiteral("critical-path"));
+        gpu->showPathButton()->setChecked(false);
+        QVERIFY(!view.timeline()->criticalPath());
+        QTRY_VERIFY(view.timeline()->frameUpToDate() && view.timeline()->drawList().path.empty());
+
+        // A click on a call in the timeline shows it on the regions page.
+        emit view.timeline()->callSelected(0);
+        QCOMPARE(view.pages()->currentWidget(), view.pages()->widget(1));
+    }
+
+    void kernelClassesThatMatchNothingAreSaid()
+    {
+        const auto loaded = load("tiny-two-streams.json.gz");
+        views::GpuView gpu;
+        QSignalSpy finished(&gpu, &views::GpuView::analysisFinished);
+        model::analysis::KernelClasses classes;
+        QVERIFY(!classes.add("attention=flash"));
+        gpu.setKernelClasses(classes);
+        gpu.setCapture(loaded.capture);
+        QVERIFY(finished.wait(kAnalysisTimeoutMs));
+        const auto notes = gpu.findChildren<QLabel*>();
+        bool said = false;
+        for (const QLabel* label : notes)
+            said |= label->text().contains(QStringLiteral("matched no kernel: attention (flash)"));
+        QVERIFY(said);
+        QAbstractItemModelTester streams(gpu.streamTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester gaps(gpu.gapTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(gpu.streamTable()->model()->rowCount(), 2);
+    }
+
+    // A capture without GPU work has no GPU page, and the regions show alone.
+    void aCpuCaptureHasNoGpuPage()
+    {
+        const auto loaded = load("cpu-only.json.gz");
+        views::CaptureView view;
+        view.setCapture(loaded.capture, loaded.summary, loaded.timeline);
+        QCOMPARE(view.pages()->count(), 1);
+        QVERIFY(view.pages()->indexOf(view.gpuView()) < 0);
+        QVERIFY(!views::GpuView::hasGpuWork(*loaded.capture));
+        // Reloaded as a GPU capture, the page comes back first.
+        const auto gpuLoaded = load("tiny-two-streams.json.gz");
+        view.setCapture(gpuLoaded.capture, gpuLoaded.summary, gpuLoaded.timeline);
+        QCOMPARE(view.pages()->indexOf(view.gpuView()), 0);
+    }
+};
+
+QTEST_MAIN(TestGpuTab)
+#include "tst_gpu_tab.moc"
