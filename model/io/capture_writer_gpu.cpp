@@ -74,6 +74,12 @@ Status Writer::gpuTables()
         flowTo.push_back(c.flows.to(f));
         flowKinds.push_back(uint8_t(c.flows.kind(f)));
     }
+    std::vector<uint32_t> syncWaitEvents;
+    std::vector<int64_t> syncWaitStreams;
+    for (const auto& [event, stream] : c.syncWaitStreams) {
+        syncWaitEvents.push_back(event);
+        syncWaitStreams.push_back(stream);
+    }
     std::vector<int32_t> deviceIds, sms, major, minor, warp;
     std::vector<int64_t> memory;
     std::vector<std::string> deviceNames;
@@ -130,6 +136,10 @@ Status Writer::gpuTables()
         s = column(base + "flow_to", H5T_STD_U32LE, H5T_NATIVE_UINT32, flowTo);
     if (s)
         s = column(base + "flow_kinds", H5T_STD_U8LE, H5T_NATIVE_UINT8, flowKinds);
+    if (s && !syncWaitEvents.empty())
+        s = column(base + "sync_wait_events", H5T_STD_U32LE, H5T_NATIVE_UINT32, syncWaitEvents);
+    if (s && !syncWaitEvents.empty())
+        s = column(base + "sync_wait_streams", H5T_STD_I64LE, H5T_NATIVE_INT64, syncWaitStreams);
     if (s)
         s = column(base + "device_ids", H5T_STD_I32LE, H5T_NATIVE_INT32, deviceIds);
     if (s)

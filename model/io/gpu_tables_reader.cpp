@@ -18,6 +18,7 @@ struct GpuTables
     GpuActivityTable activities;
     FlowTable flows;
     std::vector<DeviceInfo> devices;
+    std::vector<std::pair<uint32_t, int64_t>> syncWaitStreams;
 };
 
 bool inRange(int64_t value, int64_t low, int64_t high)
@@ -57,8 +58,20 @@ std::string read(const H5File& file, Capture& capture, GpuTables& out)
     const auto major = g.ints("device_compute_major");
     const auto minor = g.ints("device_compute_minor");
     const auto warp = g.ints("device_warp_size");
+    // Written from format version 3 on only for captures that have them (Kineto's wait_on_stream).
+    const bool syncWaits = file.isDataset(std::string(kGpu) + "/sync_wait_events");
+    const auto syncWaitEvents = syncWaits ? g.ints("sync_wait_events") : std::vector<int64_t>{};
+    const auto syncWaitStreams = syncWaits ? g.ints("sync_wait_streams") : std::vector<int64_t>{};
     if (!g.problem.empty())
         return g.problem;
+    if (syncWaitStreams.size() != syncWaitEvents.size())
+        return "its synchronization columns differ in length";
+    for (size_t i = 0; i < syncWaitEvents.size(); ++i) {
+        if (!inRange(syncWaitEvents[i], 0, int64_t(capture.events.size()) - 1) || syncWaitStreams[i] < 0 ||
+            (i > 0 && syncWaitEvents[i] <= syncWaitEvents[i - 1]))
+            return "a synchronization names an event that does not exist, a negative stream, or is out of order";
+        out.syncWaitStreams.emplace_back(uint32_t(syncWaitEvents[i]), syncWaitStreams[i]);
+    }
     const size_t t = trackKinds.size(), p = eventIds.size(), a = activityEvents.size(), f = flowFrom.size(),
                  d = deviceIds.size();
     if (regionKinds.size() != capture.regionNames.size())
@@ -216,6 +229,7 @@ void readGpuTables(const H5File& file, Capture& capture)
     capture.gpuActivities = std::move(tables.activities);
     capture.flows = std::move(tables.flows);
     capture.devices = std::move(tables.devices);
+    capture.syncWaitStreams = std::move(tables.syncWaitStreams);
 }
 
 } // namespace spanscope::model::io

@@ -2,12 +2,15 @@
 // figures were computed from the traces' raw text by the definitions in
 // docs/gpu-analyses.md, independently of spanscope: every figure of every device.
 #include "model/analysis/gpu_analysis.h"
+#include "model/io/capture_writer.h"
+#include "model/io/chrome/chrome_trace_writer.h"
 #include "support/trace_files.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace spanscope;
@@ -21,6 +24,33 @@ QJsonObject expectedFiles()
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(file.readAll()).object().value("files").toObject();
+}
+
+// Every figure of two analyses, as text: equal text, equal answers.
+QString describe(const model::analysis::GpuAnalysis& a)
+{
+    QString out;
+    for (const auto& d : a.devices) {
+        const auto& u = d.utilization;
+        out += QStringLiteral("device %1/%2 span %3 compute %4 comm %5 memory %6 idle %7 overlapped %8\n")
+                   .arg(d.rank).arg(d.device).arg(u.spanNs).arg(u.computeNs).arg(u.communicationNs).arg(u.memoryNs)
+                   .arg(u.idleNs).arg(u.communicationOverlappedNs);
+        const auto& l = d.launchLatency;
+        out += QStringLiteral("  latency %1 %2 %3 %4 %5\n").arg(l.count).arg(l.minNs).arg(l.medianNs).arg(l.maxNs).arg(l.negative);
+        for (const auto& s : d.streams)
+            out += QStringLiteral("  stream %1: %2 %3 %4 %5 %6 %7 %8\n")
+                       .arg(s.stream).arg(s.activities).arg(s.busyNs).arg(s.gaps).arg(s.gapNs).arg(s.hostWaitNs)
+                       .arg(s.otherWaitNs).arg(s.maxQueue);
+        for (const auto& g : d.largestGaps)
+            out += QStringLiteral("  gap %1 %2..%3 %4 %5\n").arg(g.stream).arg(g.startNs).arg(g.endNs).arg(int(g.kind)).arg(g.deviceIdleNs);
+    }
+    for (const auto& p : a.criticalPaths) {
+        out += QStringLiteral("path %1: %2 ns, %3 nodes:").arg(p.rank).arg(p.lengthNs).arg(p.nodes.size());
+        for (int64_t ns : p.boundBy)
+            out += QStringLiteral(" %1").arg(ns);
+        out += QLatin1Char('\n');
+    }
+    return out;
 }
 
 qint64 number(const QJsonObject& o, const char* key)
@@ -92,6 +122,43 @@ private slots:
                 QCOMPARE(f.otherWaitNs, number(xs, "other_wait_ns"));
                 QCOMPARE(qint64(f.maxQueue), number(xs, "max_queue"));
             }
+        }
+    }
+
+    // Imported, saved by spanscope and opened again, or recorded live: the same answers.
+    void savedCapturesGiveTheSameAnswers_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const char* file : {"kineto/a100-simple-add.json.gz", "kineto/sampled-five-streams.json.gz",
+                                 "kineto/v100-memory-part.json.gz", "kineto/mi250-rocm.json.gz",
+                                 "gpu-check/h200-cuda13/gpu-workload.sps", "pytorch-h200/collector-h200.sps"})
+            QTest::newRow(file) << QStringLiteral(SPANSCOPE_TEST_DATA "/") + QString::fromLatin1(file);
+    }
+
+    void savedCapturesGiveTheSameAnswers()
+    {
+        QFETCH(QString, path);
+        auto original = testing::loadOk(path.toStdString());
+        QVERIFY(original);
+        const auto before = model::analysis::analyzeGpu(*original);
+        QVERIFY(!before.empty());
+        QVERIFY(!before.criticalPaths.empty());
+        // A trace is saved as Chrome trace JSON (a region file has no place for its threads
+        // and instants), with its args as they were or, loaded without them, as spanscope
+        // writes them; a live capture as a region file.
+        QTemporaryDir dir;
+        const bool trace = path.endsWith(QStringLiteral(".json.gz"));
+        std::vector<std::shared_ptr<const model::Capture>> sources{original};
+        if (trace)
+            sources.push_back(testing::loadOk(path.toStdString(), model::LoadOptions{false, false}));
+        for (size_t i = 0; i < sources.size(); ++i) {
+            const std::string saved = dir.filePath(QString("saved-%1").arg(i) + (trace ? ".json.gz" : ".h5")).toStdString();
+            const auto written = trace ? model::io::writeChromeTrace(*sources[i], saved)
+                                       : model::io::writeCaptureFile(*sources[i], saved);
+            QVERIFY2(written.ok(), written.ok() ? "" : written.error().toString().c_str());
+            auto reopened = testing::loadOk(saved);
+            QVERIFY(reopened);
+            QCOMPARE(describe(model::analysis::analyzeGpu(*reopened)), describe(before));
         }
     }
 };

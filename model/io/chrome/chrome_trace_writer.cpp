@@ -161,6 +161,11 @@ std::string Exporter::argsOf(uint32_t event, uint32_t region) const
     }
     if (event < m_launchCorrelation.size() && m_launchCorrelation[event])
         add("correlation", std::to_string(m_launchCorrelation[event]));
+    // The stream a synchronization waited for, as Kineto writes it (the critical path reads it).
+    if (const auto it = std::lower_bound(m_c.syncWaitStreams.begin(), m_c.syncWaitStreams.end(),
+                                         std::pair<uint32_t, int64_t>{event, INT64_MIN});
+        it != m_c.syncWaitStreams.end() && it->first == event)
+        add("wait_on_stream", std::to_string(it->second));
     if (isGpuActivity(m_c.regionKind(region)) || m_c.regionKind(region) == RegionKind::GpuRange) {
         const Track& track = m_c.track(trackOf(event));
         add("device", std::to_string(track.device));
