@@ -1,7 +1,10 @@
 #include "call_details_widget.h"
 
 #include "display_text.h"
+#include "model/analysis/gpu_work.h"
+#include "model/analysis/nccl_kernel.h"
 #include "model/gpu/launch_gpu_time.h"
+#include "model/tables/args_fields.h"
 #include "model/report/duration_format.h"
 
 #include <QLabel>
@@ -150,6 +153,40 @@ QString CallDetailsWidget::gpuHtml(uint32_t event) const
         rows += tableRow(tr("Registers per thread"), QString::number(shape->registersPerThread));
         rows += tableRow(tr("Shared memory per block"), exactBytesText(shape->sharedMemoryBytes));
     }
+    // A communication kernel: what it moved, and how fast.
+    const uint32_t region = c.rows[m_index->rowOf(event)].region;
+    if (c.regionKind(region) == model::RegionKind::Kernel && model::analysis::isNcclKernelName(c.regionName(region))) {
+        std::vector<std::vector<model::ArgsField>> around;
+        if (const uint32_t launch = launchOf(event); launch != model::analysis::kNoEvent) {
+            const auto stack = m_index->stackOf(c, launch);
+            for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+                around.push_back(argsOf(*it));
+        }
+        if (const auto nccl = model::analysis::ncclKernelInfo(c.regionName(region), argsOf(event), around)) {
+            auto add = [&](const QString& label, const std::string& value) {
+                if (!value.empty())
+                    rows += tableRow(label, escaped(value));
+            };
+            add(tr("Collective"), nccl->collective);
+            add(tr("Algorithm"), nccl->algorithm);
+            add(tr("Protocol"), nccl->protocol);
+            add(tr("Reduction"), nccl->reduction);
+            add(tr("Data type"), nccl->dataType);
+            if (nccl->elements)
+                rows += tableRow(tr("Elements"), countText(*nccl->elements));
+            if (nccl->groupSize)
+                rows += tableRow(tr("Ranks in the group"), countText(uint64_t(*nccl->groupSize)));
+            if (const auto bytes = nccl->bytes())
+                rows += tableRow(tr("Message"), exactBytesText(*bytes));
+            if (const auto bandwidth = nccl->bandwidth(e.end[event] - e.start[event]))
+                rows += tableRow(tr("Algorithm bandwidth"),
+                                 QStringLiteral("%1 GB/s").arg(*bandwidth / 1e9, 0, 'f', 2) +
+                                     tr(" (message over duration)"));
+            else if (!nccl->elements)
+                rows += tableRow(tr("Algorithm bandwidth"),
+                                 tr("unknown: the trace records no message size (PyTorch 2.2 or later writes it)"));
+        }
+    }
     if (const auto bytes = g.copyBytes(activity)) {
         rows += tableRow(tr("Bytes"), exactBytesText(*bytes));
         if (g.copyKind(activity) != model::CopyKind::Unknown)
@@ -163,6 +200,33 @@ QString CallDetailsWidget::gpuHtml(uint32_t event) const
     return rows;
 }
 
+std::vector<model::ArgsField> CallDetailsWidget::argsOf(uint32_t event) const
+{
+    const auto& e = m_capture->events;
+    if (e.args.empty() || event >= e.args.size() || !model::ArgsRef{e.args[event]}.valid())
+        return {};
+    return model::argsFields(m_capture->args.text(model::ArgsRef{e.args[event]}));
+}
+
+uint32_t CallDetailsWidget::launchOf(uint32_t event) const
+{
+    // As the GPU analyses choose it: the runtime call before a driver call, then the earliest.
+    const auto& c = *m_capture;
+    uint32_t best = model::analysis::kNoEvent;
+    bool bestDriver = false;
+    for (const size_t f : c.flows.incoming(event)) {
+        if (c.flows.kind(f) != model::FlowKind::Launch)
+            continue;
+        const uint32_t from = c.flows.from(f);
+        const bool driver = model::analysis::isDriverRegion(c, c.rows[m_index->rowOf(from)].region);
+        if (best == model::analysis::kNoEvent || model::analysis::betterLaunch(c, from, driver, best, bestDriver)) {
+            best = from;
+            bestDriver = driver;
+        }
+    }
+    return best;
+}
+
 QString CallDetailsWidget::flowsHtml(uint32_t event) const
 {
     const auto& c = *m_capture;
@@ -170,16 +234,22 @@ QString CallDetailsWidget::flowsHtml(uint32_t event) const
     const auto& flows = c.flows;
     QString out;
     // What launched this call (GPU work): the CPU call, its latency and its stack.
+    if (const uint32_t from = launchOf(event); from != model::analysis::kNoEvent) {
+        out += QStringLiteral("<h4>%1</h4>").arg(tr("Launched by"));
+        out += stackHtml(from);
+        out += QStringLiteral("<table>");
+        if (e.end[from] >= e.start[from])
+            out += tableRow(tr("Launch latency (from the call's end)"),
+                            durationText(double(e.start[event] - e.end[from])) +
+                                (e.start[event] < e.end[from] ? tr(": the GPU started before the call returned")
+                                                              : QString()));
+        out += tableRow(tr("Launch latency (from the call's start)"),
+                        durationText(double(e.start[event] - e.start[from])));
+        out += QStringLiteral("</table>");
+    }
     for (const size_t f : flows.incoming(event)) {
         const uint32_t from = flows.from(f);
-        if (flows.kind(f) == model::FlowKind::Launch) {
-            out += QStringLiteral("<h4>%1</h4>").arg(tr("Launched by"));
-            out += stackHtml(from);
-            out +=
-                QStringLiteral("<table>") +
-                tableRow(tr("Launch latency"), durationText(double(e.start[event] - e.end[from]))) +
-                QStringLiteral("</table>");
-        } else {
+        if (flows.kind(f) != model::FlowKind::Launch) {
             out += QStringLiteral("<p>%1 %2</p>")
                        .arg(tr("Flow (%1) from")
                                 .arg(QString::fromLatin1(model::flowKindName(flows.kind(f)))),
@@ -272,7 +342,13 @@ QString CallDetailsWidget::html(uint32_t event) const
         out += stackHtml(event);
     }
     out += flowsHtml(event);
-    if (!e.args.empty() && model::ArgsRef{e.args[event]}.valid()) {
+    // The source's own attributes, one per line (values as it wrote them).
+    if (const auto fields = argsOf(event); !fields.empty()) {
+        out += QStringLiteral("<h4>%1</h4><table>").arg(kind == model::RegionKind::Cpu ? tr("Args") : tr("Attributes"));
+        for (const auto& field : fields)
+            out += tableRow(escaped(field.key), escaped(model::argsValueText(field.value)));
+        out += QStringLiteral("</table>");
+    } else if (!e.args.empty() && model::ArgsRef{e.args[event]}.valid()) { // not an object: as written
         out += QStringLiteral("<h4>%1</h4><pre style='white-space:pre-wrap'>%2</pre>")
                    .arg(tr("Args"), escaped(c.args.text(model::ArgsRef{e.args[event]})));
     }

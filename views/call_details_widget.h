@@ -8,6 +8,7 @@
 // text in O(depth log n + flows of the call). GUI thread only.
 
 #include "model/capture.h"
+#include "model/tables/args_fields.h"
 #include "model/timeline/timeline_index.h"
 
 #include <QWidget>
@@ -43,6 +44,9 @@ private:
     QString stackHtml(uint32_t event) const;
     QString gpuHtml(uint32_t event) const;
     QString flowsHtml(uint32_t event) const;
+    // The call's args as fields (empty without args); the launch of GPU work (kNoEvent: none).
+    std::vector<model::ArgsField> argsOf(uint32_t event) const;
+    uint32_t launchOf(uint32_t event) const;
 
     std::shared_ptr<const model::Capture> m_capture;
     std::shared_ptr<const model::TimelineIndex> m_index;

@@ -16,19 +16,34 @@ bool isDriverName(std::string_view name)
 
 } // namespace
 
+bool isDriverRegion(const Capture& capture, uint32_t region)
+{
+    std::string_view category;
+    if (region < capture.regionCategories.size())
+        category = capture.strings.text(capture.regionCategories[region]);
+    if (category == "cuda_driver" || category == "driver")
+        return true;
+    if (category == "cuda_runtime" || category == "runtime")
+        return false;
+    return isDriverName(capture.regionName(region));
+}
+
 std::vector<uint8_t> driverRegions(const Capture& capture)
 {
     std::vector<uint8_t> driver(capture.regionNames.size(), 0);
-    for (uint32_t region = 0; region < driver.size(); ++region) {
-        std::string_view category;
-        if (region < capture.regionCategories.size())
-            category = capture.strings.text(capture.regionCategories[region]);
-        if (category == "cuda_driver" || category == "driver")
-            driver[region] = 1;
-        else if (category.empty() || !(category == "cuda_runtime" || category == "runtime"))
-            driver[region] = isDriverName(capture.regionName(region)) ? 1 : 0;
-    }
+    for (uint32_t region = 0; region < driver.size(); ++region)
+        driver[region] = isDriverRegion(capture, region) ? 1 : 0;
     return driver;
+}
+
+bool betterLaunch(const Capture& capture, uint32_t a, bool aDriver, uint32_t b, bool bDriver)
+{
+    const auto& e = capture.events;
+    if (aDriver != bDriver)
+        return !aDriver;
+    if (e.start[a] != e.start[b])
+        return e.start[a] < e.start[b];
+    return a < b;
 }
 
 std::vector<uint32_t> launchOfActivities(const Capture& capture)
@@ -58,15 +73,7 @@ std::vector<uint32_t> launchOfActivities(const Capture& capture)
     auto isDriver = [&](uint32_t call) {
         return regionOf[call] != UINT32_MAX && driver[regionOf[call]] != 0;
     };
-    // Is `a` a better launch than `b`: a runtime call before a driver call, then the earlier.
-    auto better = [&](uint32_t a, uint32_t b) {
-        const bool da = isDriver(a), db = isDriver(b);
-        if (da != db)
-            return !da;
-        if (e.start[a] != e.start[b])
-            return e.start[a] < e.start[b];
-        return a < b;
-    };
+    auto better = [&](uint32_t a, uint32_t b) { return betterLaunch(capture, a, isDriver(a), b, isDriver(b)); };
     for (size_t f = 0; f < capture.flows.size(); ++f) {
         if (capture.flows.kind(f) != FlowKind::Launch)
             continue;

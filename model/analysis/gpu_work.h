@@ -47,8 +47,12 @@ struct GpuWork
 std::vector<uint32_t> launchOfActivities(const Capture& capture);
 
 // Whether a CPU region is a driver API call (its category says so, else its name has the
-// driver's cuXxx form), for launchOfActivities. Per region.
+// driver's cuXxx form), for launchOfActivities; per region, and for one region.
 std::vector<uint8_t> driverRegions(const Capture& capture);
+bool isDriverRegion(const Capture& capture, uint32_t region);
+// Of launch calls `a` and `b` of one activity, whether `a` is its launch by the rule above
+// (a runtime call before a driver call, then the earlier).
+bool betterLaunch(const Capture& capture, uint32_t a, bool aDriver, uint32_t b, bool bDriver);
 
 // O(A log A) for A activities.
 GpuWork gatherGpuWork(const Capture& capture, const KernelClasses& classes);

@@ -3,6 +3,8 @@
 // latency, kernel classes, graph and driver launches, and the critical path through
 // launches, busy streams and synchronizations.
 #include "model/analysis/gpu_analysis.h"
+#include "model/analysis/nccl_kernel.h"
+#include "model/tables/args_fields.h"
 #include "support/kineto_builder.h"
 #include "support/trace_files.h"
 
@@ -253,6 +255,56 @@ private slots:
         QVERIFY(a.classSpecs.at(0).find("cross_device_reduce") != std::string::npos);
     }
 
+    // Args as fields in the order written, values raw; damage keeps what came before it.
+    void argsFieldsInOrder()
+    {
+        const auto fields = model::argsFields(
+            "{\"b\": 1, \"a\": \"x\\\"y\\u00e9\", \"grid\": [16, 1, 1], \"nested\": {\"k\": [1, {\"z\": \"}\"}]}, \"n\": null }");
+        QCOMPARE(fields.size(), size_t(5));
+        QCOMPARE(fields[0].key, std::string("b"));
+        QCOMPARE(fields[1].key, std::string("a"));
+        QCOMPARE(model::argsValueText(fields[1].value), std::string("x\"y\xc3\xa9"));
+        QCOMPARE(fields[2].value, std::string("[16, 1, 1]"));
+        QCOMPARE(fields[3].value, std::string("{\"k\": [1, {\"z\": \"}\"}]}"));
+        QCOMPARE(fields[4].value, std::string("null"));
+        QCOMPARE(model::argsInteger(fields, "b"), std::optional<int64_t>(1));
+        QVERIFY(!model::argsInteger(fields, "a"));
+        QCOMPARE(model::argsFields(R"({"a": 1, "b": [1, 2)").size(), size_t(1)); // cut short
+        QVERIFY(model::argsFields("[1, 2]").empty());
+        QVERIFY(model::argsFields("").empty());
+    }
+
+    // An NCCL kernel's collective and type from its name, its message from what the
+    // profiler recorded (on the kernel, else around its launch), and its bandwidth.
+    void ncclKernelsTellWhatTheyMoved()
+    {
+        using model::analysis::ncclKernelInfo;
+        const auto ring = ncclKernelInfo("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", {});
+        QVERIFY(ring);
+        QCOMPARE(ring->collective, std::string("AllReduce"));
+        QCOMPARE(ring->algorithm, std::string("RING"));
+        QCOMPARE(ring->protocol, std::string("LL"));
+        QCOMPARE(ring->reduction, std::string("Sum"));
+        QCOMPARE(ring->dataType, std::string("float"));
+        QVERIFY(!ring->bytes());
+        const auto sendRecv = ncclKernelInfo("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)", {});
+        QCOMPARE(sendRecv->dataType, std::string("int8_t"));
+        QCOMPARE(sendRecv->typeBytes, std::optional<uint32_t>(1));
+        const auto launchArgs = model::argsFields(
+            R"({"Collective name": "allgather", "In msg nelems": 1048576, "Out msg nelems": 8388608, "Group size": 8, "dtype": "BFloat16"})");
+        const auto gathered = ncclKernelInfo("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                                             model::argsFields(R"({"device": 0})"), {launchArgs});
+        QCOMPARE(gathered->collective, std::string("allgather"));
+        QCOMPARE(gathered->elements, std::optional<uint64_t>(8388608));
+        QCOMPARE(gathered->groupSize, std::optional<int64_t>(8));
+        QCOMPARE(gathered->bytes(), std::optional<uint64_t>(16777216));
+        QCOMPARE(*gathered->bandwidth(1'000'000), 16777216.0 / 1e-3); // 16 MiB in 1 ms
+        QVERIFY(!ncclKernelInfo("gemm_kernel", {}));
+        QCOMPARE(model::analysis::dataTypeBytes("__nv_bfloat16"), std::optional<uint32_t>(2));
+        QCOMPARE(model::analysis::dataTypeBytes("torch.float64"), std::optional<uint32_t>(8));
+        QVERIFY(!model::analysis::dataTypeBytes("complex"));
+    }
+
     // A capture without GPU work has no analysis; a CPU-only trace's figures are empty.
     void noGpuWorkNoFigures()
     {
@@ -266,3 +318,4 @@ private slots:
 
 QTEST_GUILESS_MAIN(TestGpuAnalyses)
 #include "tst_gpu_analyses.moc"
+

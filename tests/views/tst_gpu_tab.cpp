@@ -4,6 +4,7 @@
 // says when a kernel class matched nothing; a CPU capture has no GPU page. Set
 // SPANSCOPE_SCREENSHOT_DIR to keep screenshots for a person to look at.
 #include "model/capture_loader.h"
+#include "views/call_details_widget.h"
 #include "views/capture_view.h"
 #include "views/gpu/gpu_gap_model.h"
 #include "views/gpu/gpu_stream_model.h"
@@ -124,6 +125,32 @@ private slots:
         // A click on a call in the timeline shows it on the regions page.
         emit view.timeline()->callSelected(0);
         QCOMPARE(view.pages()->currentWidget(), view.pages()->widget(1));
+    }
+
+    // A kernel's attributes are a table of fields; an NCCL kernel says what it moved; the
+    // launch latency is given from the call's end and from its start, labelled.
+    void callDetailsOfKernels()
+    {
+        const auto loaded = load("v100-memory-part.json.gz");
+        views::CaptureView view;
+        view.resize(1400, 900);
+        view.setCapture(loaded.capture, loaded.summary, loaded.timeline);
+        const auto& c = *loaded.capture;
+        uint32_t nccl = UINT32_MAX;
+        for (uint32_t r = 0; r < c.rows.size() && nccl == UINT32_MAX; ++r)
+            if (c.regionKind(c.rows[r].region) == model::RegionKind::Kernel &&
+                c.regionName(c.rows[r].region).rfind("ncclKernel_AllReduce_RING_LL_Sum_float", 0) == 0)
+                nccl = uint32_t(c.rowEvents(r).front());
+        QVERIFY(nccl != UINT32_MAX);
+        emit view.timeline()->callSelected(nccl);
+        const QString text = view.callDetails()->plainText();
+        for (const char* expected : {"Collective", "AllReduce", "Algorithm", "RING", "Protocol", "LL", "Reduction",
+                                     "Data type", "float", "Launch latency (from the call's end)",
+                                     "Launch latency (from the call's start)", "Attributes", "est. achieved occupancy %",
+                                     "blocks per SM"})
+            QVERIFY2(text.contains(QString::fromUtf8(expected)), expected);
+        QVERIFY(!text.contains(QStringLiteral("{\"External id\"")));          // not one JSON blob
+        QVERIFY(text.contains(QStringLiteral("the trace records no message size"))); // this PyTorch wrote none
     }
 
     void kernelClassesThatMatchNothingAreSaid()
