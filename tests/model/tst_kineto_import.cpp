@@ -125,6 +125,39 @@ private slots:
     }
 
 
+    // The CUPTI range profiler's ranges (PyTorch's cupti-range-profiler traces) are GPU
+    // ranges on their device, with their metrics as attributes, not CPU calls beside a stream.
+    void rangeProfilerRangesAreGpuRanges()
+    {
+        const std::string path = write("ranges.json", R"({"traceEvents": [
+  {"ph": "X", "cat": "cuda_profiler_range", "name": "gemm_kernel", "pid": 0, "tid": 0, "ts": 10, "dur": 5, "args": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1048576, "sm__inst_executed_pipe_tensor.sum": 0}},
+  {"ph": "X", "cat": "cuda_profiler_range", "name": "relu_kernel", "pid": 0, "tid": 0, "ts": 15, "dur": 5, "args": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 0}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 100, "tid": 100, "ts": 9, "dur": 12}
+]})");
+        auto capture = loadOk(path, model::LoadOptions{true});
+        QVERIFY(capture);
+        const auto& c = *capture;
+        int ranges = 0;
+        for (uint32_t r = 0; r < c.rows.size(); ++r) {
+            const auto& row = c.rows[r];
+            if (c.regionName(row.region) == "aten::mm") {
+                QCOMPARE(c.regionKind(row.region), model::RegionKind::Cpu);
+                continue;
+            }
+            ++ranges;
+            QCOMPARE(c.regionKind(row.region), model::RegionKind::GpuRange);
+            const uint64_t e = c.rowEvents(row).front();
+            const auto& track = c.track(c.trackOfEvent(r, e));
+            QCOMPARE(track.kind, model::TrackKind::GpuDevice);
+            QCOMPARE(track.device, 0);
+            QVERIFY(c.args.text(model::ArgsRef{c.events.args[e]}).find("smsp__sass_thread_inst_executed_op_ffma") !=
+                    std::string::npos);
+        }
+        QCOMPARE(ranges, 2);
+        for (const auto& t : c.tracks)
+            QVERIFY(c.strings.text(t.name).find("syncs") == std::string::npos);
+    }
+
     // Kineto writes a launch flow (ac2g) whose id is the launch's correlation number, and
     // also ends one, with no start, on runtime calls that launched nothing. Neither is a
     // missing arrow: the launch is drawn once from the correlation ids, and only flow

@@ -49,7 +49,9 @@ std::optional<RegionKind> gpuKindOfCategory(std::string_view cat)
         return RegionKind::Memcpy;
     if (sameCategory(cat, "gpu_memset") || sameCategory(cat, "memset"))
         return RegionKind::Memset;
-    if (sameCategory(cat, "gpu_user_annotation"))
+    // The CUPTI range profiler's ranges (a kernel each, or the user's ranges) with their
+    // metrics as args: measured on the device.
+    if (sameCategory(cat, "gpu_user_annotation") || sameCategory(cat, "cuda_profiler_range"))
         return RegionKind::GpuRange;
     return std::nullopt;
 }
@@ -144,7 +146,14 @@ void Walker::complete(const Fields& f, size_t offset)
             activity.copyBytes.reset();
         else if (!activity.copyBytes)
             activity.copyBytes = 0;
-        if (device && stream && *device >= 0 && *device <= INT32_MAX)
+        if (sameCategory(f.cat, "cuda_profiler_range")) {
+            // Kineto gives them the device as pid and no stream: device-wide ranges.
+            const int64_t on = device.value_or(f.pid);
+            if (on >= 0 && on <= INT32_MAX)
+                slice.lane = m_records.lane({true, on, -1}, f.pid, f.tid);
+            else
+                slice.lane = cpuLane(f);
+        } else if (device && stream && *device >= 0 && *device <= INT32_MAX)
             slice.lane = m_records.lane({true, *device, *stream}, f.pid, f.tid);
         else
             slice.lane = cpuLane(f); // device = pid, stream = tid, as Kineto writes them
