@@ -12,7 +12,9 @@
 #include "views/gpu/latency_histogram.h"
 #include "views/gpu/share_bar.h"
 #include "views/timeline/timeline_view.h"
+#include "support/kineto_builder.h"
 #include "support/screenshots.h"
+#include "support/trace_files.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -125,6 +127,65 @@ private slots:
         // A click on a call in the timeline shows it on the regions page.
         emit view.timeline()->callSelected(0);
         QCOMPARE(view.pages()->currentWidget(), view.pages()->widget(1));
+    }
+
+    // Six streams, a deep CPU thread and others: at 1400×900 and at 1000×700 every stream
+    // and the busiest CPU thread are in view when the capture opens.
+    void everyStreamAndTheBusiestThreadAreInView_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1400x900") << QSize(1400, 900);
+        QTest::newRow("1000x700") << QSize(1000, 700);
+    }
+
+    void everyStreamAndTheBusiestThreadAreInView()
+    {
+        QFETCH(QSize, size);
+        testing::KinetoTrace t;
+        int64_t correlation = 1;
+        for (int step = 0; step < 40; ++step) {
+            const int64_t at = step * 1'000'000;
+            t.op("ProfilerStep", at, 900'000);
+            for (int depth = 1; depth < 9; ++depth) // nesting 9 deep
+                t.op("aten::op", at + depth * 1'000, 900'000 - 2'000 * depth);
+            for (int s = 0; s < 6; ++s, ++correlation) {
+                t.call("cudaLaunchKernel", at + 20'000 + s * 5'000, 3'000, correlation);
+                t.kernel(s == 5 ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL" : "gemm", at + 40'000 + s * 10'000,
+                         200'000 + s * 50'000, 7 + s, correlation);
+            }
+            t.op("dataloader", at, 300'000, 2);
+            t.op("pin_memory", at, 100'000, 3);
+        }
+        testing::TraceFiles files;
+        auto loaded = model::loadCapture(files.write("six.json", t.json()), nullptr, model::LoadOptions{true});
+        QVERIFY(loaded.ok());
+        const auto& l = loaded.value();
+        views::CaptureView view;
+        view.resize(size);
+        view.setCapture(l.capture, l.summary, l.timeline);
+        view.show();
+        QTRY_VERIFY(view.timeline()->frameUpToDate());
+        const auto& list = view.timeline()->drawList();
+        const int height = view.timeline()->laneArea().height();
+        int streams = 0;
+        const model::TimelineLane* busiest = nullptr;
+        int busiestY = -1;
+        for (uint32_t lane = 0; lane < l.timeline->lanes().size(); ++lane) {
+            const auto& info = l.timeline->lanes()[lane];
+            const auto& track = l.capture->track(info.track);
+            const auto& g = list.lanes[lane];
+            if (track.kind == model::TrackKind::GpuStream) {
+                ++streams;
+                QVERIFY2(g.y >= 0 && g.y + 10 < height, qPrintable(QString::fromStdString(info.title)));
+            } else if (track.kind == model::TrackKind::Thread && (!busiest || info.calls > busiest->calls)) {
+                busiest = &info;
+                busiestY = g.y;
+                QVERIFY(!g.collapsed);
+            }
+        }
+        QCOMPARE(streams, 6);
+        QVERIFY(busiest && busiestY >= 0 && busiestY + 30 < height); // its header and a row
+        testing::saveScreenshot(view, QStringLiteral("six-streams-%1x%2").arg(size.width()).arg(size.height()));
     }
 
     // A kernel's attributes are a table of fields; an NCCL kernel says what it moved; the
