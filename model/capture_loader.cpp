@@ -1,5 +1,6 @@
 #include "capture_loader.h"
 
+#include "gpu/gpu_counters.h"
 #include "io/chrome/chrome_trace_reader.h"
 #include "io/chrome/json_input.h"
 #include "io/region_file_reader.h"
@@ -33,6 +34,7 @@ std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
     if (!computeNesting(*capture, progress.sub(0.0, 0.5), options.timeline ? &timeline : nullptr, nesting))
         return std::nullopt;
     addImpliedAllocationCounters(*capture); // tracks exist now; the timeline index reads them
+    addGpuCounters(*capture);               // each GPU's utilization, each stream's queue
 
     auto summary = summarizeCapture(*capture, progress.sub(0.5, 1.0));
     if (!summary)

@@ -1,7 +1,7 @@
 #include "call_details_widget.h"
 
 #include "display_text.h"
-#include "model/analysis/gpu_work.h"
+#include "model/gpu/activity_launch.h"
 #include "model/analysis/nccl_kernel.h"
 #include "model/gpu/launch_gpu_time.h"
 #include "model/tables/args_fields.h"
@@ -157,7 +157,7 @@ QString CallDetailsWidget::gpuHtml(uint32_t event) const
     const uint32_t region = c.rows[m_index->rowOf(event)].region;
     if (c.regionKind(region) == model::RegionKind::Kernel && model::analysis::isNcclKernelName(c.regionName(region))) {
         std::vector<std::vector<model::ArgsField>> around;
-        if (const uint32_t launch = launchOf(event); launch != model::analysis::kNoEvent) {
+        if (const uint32_t launch = launchOf(event); launch != model::kNoLaunch) {
             const auto stack = m_index->stackOf(c, launch);
             for (auto it = stack.rbegin(); it != stack.rend(); ++it)
                 around.push_back(argsOf(*it));
@@ -212,14 +212,14 @@ uint32_t CallDetailsWidget::launchOf(uint32_t event) const
 {
     // As the GPU analyses choose it: the runtime call before a driver call, then the earliest.
     const auto& c = *m_capture;
-    uint32_t best = model::analysis::kNoEvent;
+    uint32_t best = model::kNoLaunch;
     bool bestDriver = false;
     for (const size_t f : c.flows.incoming(event)) {
         if (c.flows.kind(f) != model::FlowKind::Launch)
             continue;
         const uint32_t from = c.flows.from(f);
-        const bool driver = model::analysis::isDriverRegion(c, c.rows[m_index->rowOf(from)].region);
-        if (best == model::analysis::kNoEvent || model::analysis::betterLaunch(c, from, driver, best, bestDriver)) {
+        const bool driver = model::isDriverRegion(c, c.rows[m_index->rowOf(from)].region);
+        if (best == model::kNoLaunch || model::betterLaunch(c, from, driver, best, bestDriver)) {
             best = from;
             bestDriver = driver;
         }
@@ -234,7 +234,7 @@ QString CallDetailsWidget::flowsHtml(uint32_t event) const
     const auto& flows = c.flows;
     QString out;
     // What launched this call (GPU work): the CPU call, its latency and its stack.
-    if (const uint32_t from = launchOf(event); from != model::analysis::kNoEvent) {
+    if (const uint32_t from = launchOf(event); from != model::kNoLaunch) {
         out += QStringLiteral("<h4>%1</h4>").arg(tr("Launched by"));
         out += stackHtml(from);
         out += QStringLiteral("<table>");

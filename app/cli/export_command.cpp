@@ -1,5 +1,7 @@
 #include "export_command.h"
 
+#include <algorithm>
+
 #include "model/capture_loader.h"
 #include "model/io/chrome/chrome_trace_writer.h"
 
@@ -74,8 +76,10 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "spanscope-cli: " << written.error().toString() << "\n";
         return 1;
     }
+    const auto counters = std::count_if(capture.counters.begin(), capture.counters.end(),
+                                        [](const model::CounterSeries& s) { return !s.derived; });
     out << output << ": " << capture.callCount() << " calls, " << capture.flows.size() << " flows, "
-        << capture.counters.size() << " counters, " << capture.allocations.size() << " allocation events\n";
+        << counters << " counters, " << capture.allocations.size() << " allocation events\n";
     return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "kernel_classes.h"
 #include "model/capture.h"
+#include "model/gpu/activity_launch.h"
 
 #include <cstdint>
 #include <vector>
@@ -39,20 +40,6 @@ struct GpuWork
     // Per label: kernels it took (a label that takes none is reported as such).
     std::vector<uint64_t> labelKernels;
 };
-
-// The launch of each GPU activity, by the definition in docs/gpu-analyses.md: of the calls
-// whose launch flow reaches it (its correlation id's calls), the runtime call, else the
-// driver call; the earliest if several. Indexed by event; kNoEvent where none (and for
-// events that are no activity). O(flows + events).
-std::vector<uint32_t> launchOfActivities(const Capture& capture);
-
-// Whether a CPU region is a driver API call (its category says so, else its name has the
-// driver's cuXxx form), for launchOfActivities; per region, and for one region.
-std::vector<uint8_t> driverRegions(const Capture& capture);
-bool isDriverRegion(const Capture& capture, uint32_t region);
-// Of launch calls `a` and `b` of one activity, whether `a` is its launch by the rule above
-// (a runtime call before a driver call, then the earlier).
-bool betterLaunch(const Capture& capture, uint32_t a, bool aDriver, uint32_t b, bool bDriver);
 
 // O(A log A) for A activities.
 GpuWork gatherGpuWork(const Capture& capture, const KernelClasses& classes);

@@ -158,14 +158,18 @@ Status Writer::allocationTables()
     std::vector<std::string> counterNames, counterUnits;
     std::vector<int64_t> sampleTimes;
     std::vector<double> sampleValues;
+    uint32_t written = 0;
     for (size_t k = 0; k < c.counters.size(); ++k) {
         const CounterSeries& series = c.counters[k];
+        if (series.derived)
+            continue; // spanscope's own (GPU utilization, queues): made again when opened
+        const uint32_t index = written++;
         counterRanks.push_back(rankOf(series.track));
         counterDevices.push_back(c.track(series.track).device);
         counterNames.push_back(text(c.track(series.track).name));
         counterUnits.push_back(text(series.unit));
         for (size_t i = 0; i < series.size(); ++i) {
-            sampleSeries.push_back(uint32_t(k));
+            sampleSeries.push_back(index);
             sampleTimes.push_back(series.time(i));
             sampleValues.push_back(series.value(i));
         }

@@ -45,6 +45,16 @@ void CounterSeries::finish()
         maxBelow = &m_maxLevels.back();
         minBelow = &m_minLevels.back();
     }
+    m_integral.clear();
+    if (level == Level::Mean) {
+        m_integral.resize(n);
+        double sum = 0;
+        for (size_t i = 0; i < n; ++i) {
+            m_integral[i] = sum;
+            if (i + 1 < n)
+                sum += m_value[i] * double(m_time[i + 1] - m_time[i]);
+        }
+    }
     m_max = n ? *std::max_element(m_value.begin(), m_value.end()) : 0.0;
     m_min = n ? *std::min_element(m_value.begin(), m_value.end()) : 0.0;
 }
@@ -105,9 +115,25 @@ double CounterSeries::maxOver(int64_t t0, int64_t t1) const
     return result;
 }
 
+double CounterSeries::integralTo(int64_t t) const
+{
+    // The last sample at or before t, and the value it holds from there to t.
+    const size_t after = size_t(std::upper_bound(m_time.begin(), m_time.end(), t) - m_time.begin());
+    if (after == 0)
+        return 0.0;
+    return m_integral[after - 1] + m_value[after - 1] * double(t - m_time[after - 1]);
+}
+
+double CounterSeries::meanOver(int64_t t0, int64_t t1) const
+{
+    if (level != Level::Mean || m_time.empty() || t1 <= t0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return (integralTo(t1) - integralTo(t0)) / double(t1 - t0);
+}
+
 size_t CounterSeries::residentBytes() const
 {
-    size_t bytes = m_time.capacity() * 8 + m_value.capacity() * 8;
+    size_t bytes = m_time.capacity() * 8 + m_value.capacity() * 8 + m_integral.capacity() * 8;
     for (const auto& level : m_maxLevels)
         bytes += level.capacity() * 8;
     for (const auto& level : m_minLevels)

@@ -17,6 +17,14 @@ class CounterSeries
 public:
     TrackId track;
     NameId unit; // "bytes", or empty when the source does not say
+    // Derived by spanscope from the capture's own events at analysis (a GPU's utilization,
+    // a stream's queue): never saved or exported, made again when the capture is opened.
+    bool derived = false;
+    // How a pixel column that holds several samples is drawn: their largest value (a peak
+    // is never lost), or the step plot's mean over it (a busy fraction; finish() then keeps
+    // the running integral, 8 bytes per sample).
+    enum class Level : uint8_t { Maximum, Mean };
+    Level level = Level::Maximum;
 
     void add(int64_t timeNs, double value);
     // Orders samples by time (stable: equal times keep their order, the last one wins
@@ -37,6 +45,11 @@ public:
     // Largest value the step plot takes over [t0, t1): the value holding at t0 and every
     // sample inside. nullopt-like NaN before the first sample and for an empty range.
     double maxOver(int64_t t0, int64_t t1) const;
+    // The step plot's mean over [t0, t1), t1 > t0 (zero before the first sample): its
+    // integral over the range over its length. O(log n); Level::Mean series only (NaN else).
+    double meanOver(int64_t t0, int64_t t1) const;
+    // maxOver or meanOver, as `level` says.
+    double levelOver(int64_t t0, int64_t t1) const { return level == Level::Mean ? meanOver(t0, t1) : maxOver(t0, t1); }
     double maximum() const { return m_max; }
     double minimum() const { return m_min; }
 
@@ -51,6 +64,8 @@ private:
     Column<int64_t> m_time;
     Column<double> m_value;
     std::vector<Column<double>> m_maxLevels, m_minLevels; // level k: blocks of 16^(k+1) samples
+    Column<double> m_integral; // Level::Mean: value × ns up to each sample, from the first
+    double integralTo(int64_t t) const; // of the step plot from the first sample to t
     double m_max = 0, m_min = 0;
 };
 

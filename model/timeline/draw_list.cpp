@@ -159,7 +159,7 @@ void FrameBuilder::addCounter(uint32_t laneIndex, const CounterSeries& series, i
     for (int px = 0; px < m_view.width; ++px) {
         const int64_t t0 = m_view.t0 + int64_t(double(px) / m_pxPerNs);
         const int64_t t1 = std::max(t0 + 1, m_view.t0 + int64_t(double(px + 1) / m_pxPerNs));
-        const double value = series.maxOver(t0, t1);
+        const double value = series.levelOver(t0, t1);
         if (std::isnan(value)) {
             open = nullptr;
             continue;
@@ -403,6 +403,9 @@ DrawList FrameBuilder::build()
             if (collapsed && !lane.depths.empty())
                 addRow(laneIndex, 0, lane.depths[0], geometry.y + m_view.headerHeight - kStripHeight - 1,
                        uint16_t(kStripHeight));
+            else if (collapsed && lane.counter >= 0)
+                addCounter(laneIndex, m_capture.counters[size_t(lane.counter)],
+                           geometry.y + m_view.headerHeight - kStripHeight - 1, kStripHeight + 2);
             for (int32_t depth = 0; depth < int32_t(lane.depths.size()) && depth < rows; ++depth) {
                 const int32_t y = geometry.y + m_view.headerHeight + depth * m_view.rowHeight;
                 if (y + m_view.rowHeight <= 0 || y >= m_view.height)

@@ -125,6 +125,46 @@ private slots:
         }
     }
 
+    // The timeline's derived lanes agree with the analyses: the utilization lane's mean over
+    // the span is the busy share, and each queue lane's peak is the stream's max_queue.
+    void derivedLanesAgreeWithTheAnalyses_data() { everyFigureOfEveryDevice_data(); }
+    void derivedLanesAgreeWithTheAnalyses()
+    {
+        QFETCH(QString, file);
+        auto capture = testing::loadOk(kinetoDataPath(file).toStdString());
+        QVERIFY(capture);
+        const auto analysis = model::analysis::analyzeGpu(*capture);
+        int utilizationLanes = 0, queueLanes = 0;
+        for (const auto& series : capture->counters) {
+            if (!series.derived)
+                continue;
+            const auto& track = capture->track(series.track);
+            const std::string& name = capture->strings.text(track.name);
+            for (const auto& d : analysis.devices) {
+                if (d.rank != track.rank || d.device != track.device)
+                    continue;
+                const auto& u = d.utilization;
+                if (name == "GPU utilization") {
+                    ++utilizationLanes;
+                    const double busy = double(u.spanNs - u.idleNs) / double(u.spanNs);
+                    QVERIFY(std::abs(series.meanOver(u.firstStartNs, u.lastEndNs) - busy) < 1e-9);
+                    continue;
+                }
+                for (const auto& s : d.streams)
+                    if (name == "stream " + std::to_string(s.stream) + " queue") {
+                        ++queueLanes;
+                        QCOMPARE(uint64_t(series.maximum()), s.maxQueue);
+                    }
+            }
+        }
+        QCOMPARE(utilizationLanes, int(analysis.devices.size()));
+        int streamsWithLaunches = 0;
+        for (const auto& d : analysis.devices)
+            for (const auto& s : d.streams)
+                streamsWithLaunches += s.maxQueue > 0;
+        QVERIFY(queueLanes >= streamsWithLaunches);
+    }
+
     // Imported, saved by spanscope and opened again, or recorded live: the same answers.
     void savedCapturesGiveTheSameAnswers_data()
     {

@@ -119,10 +119,12 @@ private slots:
         view.resize(1500, 950);
         view.setCapture(loaded.capture, loaded.summary, loaded.timeline);
         view.show();
-        int counterLanes = 0;
+        int counterLanes = 0, derived = 0;
         for (const auto& lane : loaded.timeline->lanes())
-            counterLanes += lane.counter >= 0;
+            if (lane.counter >= 0)
+                (loaded.capture->counters[size_t(lane.counter)].derived ? derived : counterLanes) += 1;
         QCOMPARE(counterLanes, 4); // allocated and reserved, for the GPU and the host
+        QCOMPARE(derived, 3);      // the GPU's utilization, and the queue of each of its two streams
 
         views::AllocationsView* allocations = view.allocations();
         view.showRegionsPage();

@@ -38,6 +38,8 @@ QString counterValueText(const model::Capture& capture, const model::CounterSeri
 {
     if (capture.strings.text(series.unit) == "bytes")
         return QString::fromStdString(model::report::formatBytes(value));
+    if (capture.strings.text(series.unit) == "fraction") // a busy share
+        return QLocale().toString(100.0 * value, 'f', 1) + QStringLiteral(" %");
     const QString unit = QString::fromStdString(capture.strings.text(series.unit));
     return QLocale().toString(value, 'g', 6) + (unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
 }

@@ -1,10 +1,13 @@
 // TimelineView: which lanes show, in what order and how tall. A capture with GPU work opens
-// GPU first: every device's lanes at the top, the busiest CPU thread under them with as many
-// nesting rows as the view has room for, every other lane folded to its header and busy
-// strip; stream lanes fold too (busiest last) when even that does not fit. The default
+// GPU first: each device's utilization lane and streams at the top, the busiest CPU thread
+// under them with as many nesting rows as the view has room for, then the streams' queue
+// lanes and every other lane folded to its header and busy strip; stream lanes fold too
+// (the least busy first) when even that does not fit. The default
 // follows the view's height until the user folds or moves a lane; from then on their
 // layout is kept (also through live updates, by lane title).
 #include "timeline_view.h"
+
+#include "model/gpu/gpu_counters.h"
 
 #include <QMenu>
 
@@ -30,12 +33,17 @@ void TimelineView::applyDefaultLayout()
     if (m_layoutChosen || !m_capture || !m_index)
         return;
     const auto& lanes = m_index->lanes();
-    std::vector<uint32_t> gpu, rest;
+    std::vector<uint32_t> gpu, rest, utilization, queues;
     int64_t busiest = -1;
     for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
         const model::TrackId track = lanes[lane].track;
         const model::Track* t = track.valid() && track.value < m_capture->tracks.size() ? &m_capture->track(track) : nullptr;
-        if (t && model::isGpuTrack(t->kind))
+        const bool derived = lanes[lane].counter >= 0 && m_capture->counters[size_t(lanes[lane].counter)].derived;
+        if (derived && m_capture->strings.text(t->name) == model::kUtilizationCounter)
+            utilization.push_back(lane);
+        else if (derived)
+            queues.push_back(lane);
+        else if (t && model::isGpuTrack(t->kind))
             gpu.push_back(lane);
         else {
             rest.push_back(lane);
@@ -49,9 +57,17 @@ void TimelineView::applyDefaultLayout()
     if (gpu.empty())
         return; // CPU captures: every lane as the index orders it, all rows
     std::fill(m_collapsed.begin(), m_collapsed.end(), false);
-    m_order = gpu;
+    // Each GPU's utilization over its streams, the busiest thread, then the streams' queues
+    // (folded: their strips) and the rest.
+    m_order = utilization;
+    m_order.insert(m_order.end(), gpu.begin(), gpu.end());
+    for (const uint32_t lane : utilization)
+        m_rowLimit[lane] = 2;
     if (busiest >= 0)
         m_order.push_back(uint32_t(busiest));
+    m_order.insert(m_order.end(), queues.begin(), queues.end());
+    for (const uint32_t lane : queues)
+        m_collapsed[lane] = true;
     for (const uint32_t lane : rest)
         if (int64_t(lane) != busiest) {
             m_order.push_back(lane);
@@ -75,7 +91,19 @@ void TimelineView::applyDefaultLayout()
     const int chrome = kRulerHeight + kOverviewHeight + 16;
     const int windowRoom = window() && window() != this ? window()->height() * 45 / 100 - chrome : 0;
     const int room = std::max({laneArea().height(), windowRoom, 160});
-    auto height = [&] { return model::contentHeight(*m_index, viewport()); };
+    // The height of what must be in view: the GPU lanes and the busiest thread (the queues
+    // and other lanes under them may scroll).
+    const size_t mustShow = utilization.size() + gpu.size() + (busiest >= 0 ? 1 : 0);
+    auto height = [&] {
+        const model::TimelineViewport v = viewport();
+        int h = 0;
+        for (size_t i = 0; i < mustShow && i < m_order.size(); ++i) {
+            const uint32_t lane = m_order[i];
+            const int rows = v.isCollapsed(lane) ? 0 : model::shownRowCount(lanes[lane], lane, v);
+            h += v.headerHeight + rows * v.rowHeight + v.laneGap;
+        }
+        return h;
+    };
     auto busiestRows = [&](int rows) {
         if (busiest >= 0)
             m_rowLimit[size_t(busiest)] = uint16_t(std::max(1, rows));
@@ -88,7 +116,13 @@ void TimelineView::applyDefaultLayout()
     for (const uint32_t lane : streams)
         if (height() > room)
             m_rowLimit[lane] = 1;
+    for (const uint32_t lane : utilization)
+        if (height() > room)
+            m_rowLimit[lane] = 1;
     for (const uint32_t lane : streams)
+        if (height() > room)
+            m_collapsed[lane] = true;
+    for (const uint32_t lane : utilization)
         if (height() > room)
             m_collapsed[lane] = true;
 }

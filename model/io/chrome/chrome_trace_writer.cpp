@@ -397,8 +397,8 @@ void Exporter::writeCountersAndMemory()
         m_out.flushIfFull();
     }
     for (const auto& series : m_c.counters) {
-        if (m_allocationCounters.count(series.track.value))
-            continue;
+        if (m_allocationCounters.count(series.track.value) || series.derived)
+            continue; // derived ones (GPU utilization, queues) are made again on import
         const Place& place = m_places[series.track.value];
         const std::string name = JsonWriter::escape(m_c.strings.text(m_c.track(series.track).name));
         for (size_t i = 0; i < series.size(); ++i) {
