@@ -6,13 +6,18 @@
 // BM_Import: a 5 M-event trace (plain JSON) loaded as the viewer does (args kept, nesting,
 //   statistics, timeline index). Counters: events_per_second (JSON trace events),
 //   bytes_per_event (capture + timeline index, resident by the model's own count; target
-//   <= 48), rss_bytes_per_event (the process's resident growth, freed input included).
+//   <= 48), rss_bytes_per_event (the process's resident growth, freed input included);
+//   analyses_ms: the GPU analyses of the loaded trace (model/analysis: utilization, latency,
+//   streams, gaps, critical path), analyses_share: that over the import (target <= 0.10),
+//   gpu_counters_ms: deriving the utilization and queue lanes, a part of the import.
 // BM_Frame: one timeline frame of that trace at 1920x1080 with GPU tracks and every flow in
 //   view drawn (built + painted offscreen), for the whole run (0), a 2 ms window (1) and a
 //   50 µs window (2). The per-iteration time is the frame time (target <= 8 ms).
 
 #include "bench_support.h"
+#include "model/analysis/gpu_analysis.h"
 #include "model/capture_loader.h"
+#include "model/gpu/gpu_counters.h"
 #include "model/timeline/draw_list.h"
 #include "synthetic_kineto.h"
 #include "views/timeline/timeline_painter.h"
@@ -116,6 +121,17 @@ void BM_Import(benchmark::State& state)
         state.counters["args_bytes_per_event"] = double(capture.args.residentBytes()) / n;
         state.counters["gpu_bytes_per_event"] = double(capture.gpuActivities.residentBytes()) / n;
         state.counters["index_bytes_per_event"] = double(l.loaded.timeline->residentBytes()) / n;
+        size_t derived = 0;
+        for (const auto& series : capture.counters)
+            derived += series.derived ? series.residentBytes() : 0;
+        state.counters["gpu_counters_bytes_per_event"] = double(derived) / n;
+        const double analyses = bench::bestOf(1, [&] { benchmark::DoNotOptimize(model::analysis::analyzeGpu(capture)); });
+        state.counters["analyses_ms"] = analyses / 1e6;
+        state.counters["analyses_share"] = analyses / l.ns;
+        // The derived lanes again, on a copy without them.
+        auto copy = std::make_shared<model::Capture>(capture);
+        std::erase_if(copy->counters, [](const model::CounterSeries& s) { return s.derived; });
+        state.counters["gpu_counters_ms"] = bench::bestOf(1, [&] { model::addGpuCounters(*copy); }) / 1e6;
     }
 }
 

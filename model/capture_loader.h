@@ -24,7 +24,8 @@ struct LoadedCapture
 
 struct LoadOptions
 {
-    bool timeline = false; // also build the timeline index (12 bytes per call)
+    bool timeline = false; // also build the timeline index (12 bytes per call) and the GPU's
+                           // derived lanes (utilization, queues: model/gpu/gpu_counters.h)
     bool keepArgs = true;  // Chrome traces: keep each event's args (the CLI's summary does not)
 };
 

@@ -30,7 +30,8 @@ void CounterSeries::finish()
     m_minLevels.clear();
     const Column<double>* maxBelow = &m_value;
     const Column<double>* minBelow = &m_value;
-    while (maxBelow->size() > kFanOut) {
+    // A mean series is drawn from its integral: no level of detail of its extremes.
+    while (level == Level::Maximum && maxBelow->size() > kFanOut) {
         const size_t blocks = (maxBelow->size() + kFanOut - 1) / kFanOut;
         Column<double> maxima(blocks), minima(blocks);
         for (size_t b = 0; b < blocks; ++b) {

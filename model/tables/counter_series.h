@@ -39,7 +39,7 @@ public:
     // First sample at or after `t`. O(log n).
     size_t firstAtOrAfter(int64_t t) const;
     // Largest and smallest value of samples [begin, end), end > begin. O(log n) through
-    // the level of detail.
+    // the level of detail (O(n) for a Level::Mean series, which keeps none).
     double maxIn(size_t begin, size_t end) const;
     double minIn(size_t begin, size_t end) const;
     // Largest value the step plot takes over [t0, t1): the value holding at t0 and every

@@ -13,6 +13,7 @@
 #include "views/compare/comparison_filter_proxy.h"
 #include "views/compare/comparison_table_model.h"
 #include "views/compare/comparison_view.h"
+#include "views/compare/gpu_comparison_panel.h"
 #include "views/frozen_column_table.h"
 #include "views/compare/overlay_bins.h"
 #include "views/compare/overlay_histogram.h"
@@ -28,6 +29,7 @@
 #include <QTableView>
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QTableWidget>
 #include <QtTest>
 #include <functional>
 #include <numeric>
@@ -152,6 +154,7 @@ private slots:
     void mainWindowComparesFixtures();
     void longRegionNamesLeaveRoomForTheFigures();
     void mainWindowReportsMissingFile();
+    void gpuFiguresSideBySide();
 };
 
 void TestComparisonView::initTestCase()
@@ -482,4 +485,35 @@ void TestComparisonView::mainWindowReportsMissingFile()
 }
 
 QTEST_MAIN(TestComparisonView)
+// Two runs with GPU work: the GPU tab comes first with each run's utilization, idle,
+// latency and critical path side by side, and the differences against the baseline.
+void TestComparisonView::gpuFiguresSideBySide()
+{
+    auto load = [](const char* name) {
+        auto loaded = model::loadCapture(dataFile(name).toStdString(), nullptr, model::LoadOptions{true});
+        if (!loaded)
+            qFatal("%s", loaded.error().toString().c_str());
+        return loaded.value();
+    };
+    const auto a = load("kineto/sampled-five-streams.json.gz"), b = load("kineto/tiny-two-streams.json.gz");
+    views::ComparisonView view;
+    view.resize(1400, 900);
+    QSignalSpy shown(view.gpu(), &views::GpuComparisonPanel::comparisonShown);
+    view.setRuns({{"five.json.gz", a.capture, a.summary, a.timeline}, {"tiny.json.gz", b.capture, b.summary, b.timeline}});
+    QCOMPARE(view.plotTabs()->currentWidget(), static_cast<QWidget*>(view.gpu()));
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kLoadTimeoutMs);
+    const QTableWidget* devices = view.gpu()->devicesTable();
+    QCOMPARE(devices->rowCount(), 2); // one device each, matched in order
+    QCOMPARE(devices->item(0, 1)->text(), QString("five.json.gz"));
+    QCOMPARE(devices->item(0, 6)->text(), QString("55.2 %"));  // idle share, analyses.json: 675191000 / 1222847000
+    QCOMPARE(devices->item(1, 6)->text(), QString("99.4 %"));  // 272804000 / 274498000
+    QCOMPARE(devices->item(1, 7)->text(), QString("+44.2 pt"));
+    QCOMPARE(devices->item(1, 7)->foreground().color(), QColor(200, 40, 40)); // more idle: worse
+    QCOMPARE(view.gpu()->pathsTable()->rowCount(), 2);
+    // Without GPU work in any run there is no GPU tab.
+    const Run cpu = run(calls("step", 30, body, 1'000'000));
+    view.setRuns({{"a.h5", cpu.capture, cpu.summary, cpu.timeline}, {"b.h5", cpu.capture, cpu.summary, cpu.timeline}});
+    QVERIFY(!view.plotTabs()->isTabVisible(view.plotTabs()->indexOf(view.gpu())));
+}
+
 #include "tst_comparison_view.moc"

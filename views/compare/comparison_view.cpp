@@ -3,6 +3,8 @@
 
 #include "comparison_view.h"
 
+#include "gpu_comparison_panel.h"
+
 #include "comparison_job.h"
 #include "comparison_table_model.h"
 #include "overlay_histogram.h"
@@ -57,6 +59,11 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent)
     m_scaling = new ScalingPlot;
     m_scaling->setObjectName(QStringLiteral("scalingPlot"));
     m_plotTabs->addTab(m_scaling, tr("Scaling"));
+    m_gpu = new GpuComparisonPanel;
+    m_gpu->setObjectName(QStringLiteral("gpuComparison"));
+    m_gpuTab = m_plotTabs->addTab(m_gpu, tr("GPU"));
+    m_plotTabs->setTabToolTip(m_gpuTab, tr("Each run's GPU utilization, idle, launch latency and critical path"));
+    m_plotTabs->setTabVisible(m_gpuTab, false);
 
     m_topSplitter = new QSplitter(Qt::Horizontal);
     m_topSplitter->addWidget(createTablePanel());

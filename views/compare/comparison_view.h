@@ -30,6 +30,7 @@ class ComparisonJob;
 class ElidedLabel;
 class ComparisonTableModel;
 class OverlayHistogram;
+class GpuComparisonPanel;
 class ScalingPlot;
 class SyncedTimelines;
 
@@ -90,6 +91,7 @@ public:
     QCheckBox* allFiguresBox() const { return m_allFigures; }
     OverlayHistogram* histogram() const { return m_histogram; }
     ScalingPlot* scaling() const { return m_scaling; }
+    GpuComparisonPanel* gpu() const { return m_gpu; }
     SyncedTimelines* timelines() const { return m_timelines; }
     QTabWidget* plotTabs() const { return m_plotTabs; }
 
@@ -126,6 +128,8 @@ private:
     QTabWidget* m_plotTabs = nullptr;
     OverlayHistogram* m_histogram = nullptr;
     ScalingPlot* m_scaling = nullptr;
+    GpuComparisonPanel* m_gpu = nullptr; // a tab while some run has GPU work
+    int m_gpuTab = -1;
     SyncedTimelines* m_timelines = nullptr;
     QSplitter* m_topSplitter = nullptr;
     QSplitter* m_verticalSplitter = nullptr;

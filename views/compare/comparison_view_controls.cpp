@@ -5,6 +5,8 @@
 #include "comparison_job.h"
 #include "comparison_table_model.h"
 #include "comparison_view.h"
+
+#include "gpu_comparison_panel.h"
 #include "overlay_histogram.h"
 #include "scaling_plot.h"
 #include "synced_timelines.h"
@@ -90,9 +92,21 @@ void ComparisonView::recompute()
     if (m_runs.size() < 2)
         return;
     std::vector<ComparisonRun> runs;
-    for (const auto& run : m_runs)
+    std::vector<QString> labels;
+    std::vector<std::shared_ptr<const model::Capture>> captures;
+    for (const auto& run : m_runs) {
         runs.push_back({run.label.toStdString(), run.capture, run.summary});
+        labels.push_back(run.label);
+        captures.push_back(run.capture);
+    }
     m_job->start(std::move(runs), options());
+    const bool gpu = GpuComparisonPanel::anyGpuWork(captures);
+    const bool appears = gpu && !m_plotTabs->isTabVisible(m_gpuTab);
+    m_plotTabs->setTabVisible(m_gpuTab, gpu);
+    if (appears)
+        m_plotTabs->setCurrentIndex(m_gpuTab); // runs with GPU work: their GPU figures first
+    if (gpu)
+        m_gpu->setRuns(std::move(labels), std::move(captures), options().perRank);
     updateStatus();
 }
 
