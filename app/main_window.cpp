@@ -3,6 +3,8 @@
 #include "about_dialog.h"
 #include "capture_tab.h"
 #include "compare_tab.h"
+#include "kernel_classes_dialog.h"
+#include "views/compare/comparison_view.h"
 #include "live_tab.h"
 #include "profile_file_filters.h"
 #include "recent_files.h"
@@ -265,12 +267,32 @@ void MainWindow::hookView(views::CaptureView* view)
     if (!view || view->property(kHooked).toBool())
         return;
     view->setProperty(kHooked, true);
+    view->setKernelClasses(savedKernelClasses());
     // New views take the splitter layout last chosen in any tab (or the last session).
     if (!m_viewLayout.isEmpty())
         view->restoreLayoutState(m_viewLayout);
     connect(view, &views::CaptureView::layoutStateChanged, this,
             [this, view] { m_viewLayout = view->saveLayoutState(); });
     connect(view, &views::CaptureView::saveRequested, this, &MainWindow::answerSaveRequest);
+}
+
+void MainWindow::editKernelClasses()
+{
+    KernelClassesDialog dialog(this);
+    dialog.setSpecs(savedKernelClassSpecs());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    saveKernelClassSpecs(dialog.specs());
+    applyKernelClasses();
+}
+
+void MainWindow::applyKernelClasses()
+{
+    const auto classes = savedKernelClasses();
+    for (views::CaptureView* view : m_tabs->findChildren<views::CaptureView*>())
+        view->setKernelClasses(classes);
+    for (views::ComparisonView* view : m_tabs->findChildren<views::ComparisonView*>())
+        view->setKernelClasses(classes);
 }
 
 void MainWindow::answerSaveRequest(const views::SaveRequest& request)

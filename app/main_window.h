@@ -143,6 +143,9 @@ private:
     void saveLiveCapturesThenQuit();
     // Connects a tab's view once: the shared splitter layout, and its save requests.
     void hookView(views::CaptureView* view);
+    // View › Kernel Classes: asks, saves and applies them to every open capture and comparison.
+    void editKernelClasses();
+    void applyKernelClasses();
     // Keep a layout the user chose (an untouched view's empty state keeps the last one).
     void rememberViewLayout(const QByteArray& state);
     void rememberCompareLayout(const QByteArray& state);

@@ -111,6 +111,7 @@ void MainWindow::createMenus()
     view->addAction(tr("Show &Warnings"), this, &MainWindow::showCurrentWarnings);
     view->addSeparator();
     // One theme for the whole application; System follows the desktop's colours.
+    view->addAction(tr("&Kernel Classes…"), this, &MainWindow::editKernelClasses);
     QMenu* theme = view->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(theme);
     for (const auto& [choice, text] : {std::pair{Theme::System, tr("Follow the &System")},

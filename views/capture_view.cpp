@@ -554,6 +554,11 @@ void CaptureView::focusFilter()
     m_filter->selectAll();
 }
 
+void CaptureView::setKernelClasses(const model::analysis::KernelClasses& classes)
+{
+    m_gpuView->setKernelClasses(classes);
+}
+
 void CaptureView::showRegionsPage()
 {
     m_pages->setCurrentWidget(m_mainSplitter);

@@ -5,6 +5,7 @@
 // details and, below them, the call selected in the timeline. Reads one immutable snapshot; never loads anything itself.
 // GUI thread only.
 
+#include "model/analysis/kernel_classes.h"
 #include "model/capture.h"
 #include "model/stats/capture_summary.h"
 #include "model/timeline/timeline_index.h"
@@ -59,6 +60,9 @@ public:
                        std::shared_ptr<const model::CaptureSummary> summary,
                        std::shared_ptr<const model::TimelineIndex> timeline);
     const std::shared_ptr<const model::Capture>& capture() const;
+
+    // The kernel classes the GPU page's analyses use (View › Kernel Classes).
+    void setKernelClasses(const model::analysis::KernelClasses& classes);
 
     // Puts the keyboard focus in the filter box and selects its text (Ctrl+F).
     void focusFilter();

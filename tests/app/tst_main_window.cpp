@@ -4,6 +4,7 @@
 
 #include "support/isolated_settings.h"
 #include "app/capture_tab.h"
+#include "app/kernel_classes_dialog.h"
 #include "app/main_window.h"
 #include "app/recent_files.h"
 #include "support/pool_gate.h"
@@ -16,7 +17,9 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QHeaderView>
@@ -92,6 +95,7 @@ private slots:
     void layoutGivesEveryPartRoom();
     void themeAppliesToEveryWidget();
     void tabTitlesAreWholeAndDistinct();
+    void kernelClassesAreCheckedAndRemembered();
 };
 
 void TestMainWindow::initTestCase()
@@ -403,4 +407,28 @@ void TestMainWindow::tabTitlesAreWholeAndDistinct()
 }
 
 QTEST_MAIN(TestMainWindow)
+// View › Kernel Classes: a line that is no usable class is named and nothing is kept; good
+// ones are kept for the next session and sort kernels in the analyses.
+void TestMainWindow::kernelClassesAreCheckedAndRemembered()
+{
+    app::KernelClassesDialog dialog;
+    dialog.setSpecs({QStringLiteral("# my classes"), QStringLiteral("attention=flash|fmha"), QStringLiteral("broken=(")});
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    QVERIFY(dialog.problem()->isVisibleTo(&dialog));
+    QVERIFY2(dialog.problem()->text().startsWith(QStringLiteral("Line 3, \u201cbroken=(\u201d")),
+             qPrintable(dialog.problem()->text()));
+    dialog.setSpecs({QStringLiteral("attention=flash|fmha"), QStringLiteral("communication=^(nccl|rccl)|custom_allreduce"), {}});
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    app::saveKernelClassSpecs(dialog.specs());
+    const auto classes = app::savedKernelClasses();
+    QCOMPARE(classes.labels().size(), size_t(1));
+    QCOMPARE(classes.classOfKernel("custom_allreduce_kernel"), model::analysis::GpuWorkClass::Communication);
+    QCOMPARE(classes.labelOf("flash_fwd_kernel"), 0);
+    // A saved line that no longer parses leaves the defaults rather than half the classes.
+    app::saveKernelClassSpecs({QStringLiteral("(")});
+    QVERIFY(app::savedKernelClasses().isDefault());
+}
+
 #include "tst_main_window.moc"

@@ -7,6 +7,7 @@
 // selected region. Reads immutable snapshots; never loads anything. GUI thread only.
 
 #include "comparison_filter_proxy.h"
+#include "model/analysis/kernel_classes.h"
 #include "model/compare/run_comparison.h"
 #include "model/timeline/timeline_index.h"
 
@@ -59,6 +60,8 @@ public:
     // The options the controls hold; setting them recomputes.
     model::CompareOptions options() const;
     void setOptions(const model::CompareOptions& options);
+    // The kernel classes of the GPU tab's analyses (View › Kernel Classes); analyses again.
+    void setKernelClasses(const model::analysis::KernelClasses& classes);
     // A comparison is being computed for the latest options.
     bool isComputing() const;
     // The comparison on screen (null before the first one finished).

@@ -57,6 +57,12 @@ void ComparisonView::setRuns(std::vector<ComparedRun> runs)
     recompute();
 }
 
+void ComparisonView::setKernelClasses(const model::analysis::KernelClasses& classes)
+{
+    m_gpu->setKernelClasses(classes);
+    recompute();
+}
+
 model::CompareOptions ComparisonView::options() const
 {
     model::CompareOptions options;

@@ -107,12 +107,12 @@ void GpuComparisonPanel::setRuns(std::vector<QString> labels, std::vector<std::s
     model::CompareOptions options;
     options.perRank = perRank;
     m_job->run(
-        [captures = std::move(captures), options] {
+        [captures = std::move(captures), options, classes = m_classes] {
             std::vector<model::analysis::GpuAnalysis> analyses;
             analyses.reserve(captures.size());
             std::vector<const model::analysis::GpuAnalysis*> runs;
             for (const auto& capture : captures) {
-                analyses.push_back(capture ? model::analysis::analyzeGpu(*capture) : model::analysis::GpuAnalysis{});
+                analyses.push_back(capture ? model::analysis::analyzeGpu(*capture, classes) : model::analysis::GpuAnalysis{});
                 runs.push_back(analyses.back().empty() ? nullptr : &analyses.back());
             }
             return std::make_shared<const GpuComparison>(model::analysis::compareGpu(runs, std::nullopt, options));

@@ -31,6 +31,8 @@ public:
     // The runs in the comparison's order (the baseline first); analyses them again.
     void setRuns(std::vector<QString> labels, std::vector<std::shared_ptr<const model::Capture>> captures,
                  bool perRank);
+    // The kernel classes the analyses use from the next setRuns() on.
+    void setKernelClasses(const model::analysis::KernelClasses& classes) { m_classes = classes; }
     // Whether any of the runs has GPU work (the tab is shown only then).
     static bool anyGpuWork(const std::vector<std::shared_ptr<const model::Capture>>& captures);
 
@@ -45,6 +47,7 @@ private:
     void show(std::shared_ptr<const model::analysis::GpuComparison> comparison);
 
     std::vector<QString> m_labels;
+    model::analysis::KernelClasses m_classes;
     std::shared_ptr<const model::analysis::GpuComparison> m_comparison;
     LatestJob* m_job = nullptr;
     QLabel* m_message = nullptr;
