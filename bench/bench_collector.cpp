@@ -61,9 +61,12 @@
 // fifo:ctl.fifo,ack.fifo` profiles only the live updates' timed part (bench_support.h).
 
 #include "bench_support.h"
+#include "model/analysis/gpu_analysis.h"
 #include "model/capture_loader.h"
+#include "model/gpu/gpu_counters.h"
 #include "model/heap_reuse.h"
 #include "model/live/job_assembler.h"
+#include "model/live/live_ingest.h"
 #include "model/live/nvtx_assembler.h"
 #include "model/prefault_ahead.h"
 #include "protocol/spanscope_decoder.h"
@@ -454,7 +457,7 @@ void BM_LiveSnapshot(benchmark::State& state)
         auto capture = frozen->build();
         const auto t2 = std::chrono::steady_clock::now();
         auto analyzed = model::analyzeCapture(
-            std::move(capture), model::ProgressRange(nullptr, 0, 1), model::LoadOptions{true});
+            std::move(capture), model::ProgressRange(nullptr, 0, 1), model::live::liveUpdateOptions(false)); // as LiveIngest updates
         const auto t3 = std::chrono::steady_clock::now();
         benchmark::DoNotOptimize(analyzed);
         freezeNs += std::chrono::duration<double, std::nano>(t1 - t0).count();
@@ -491,7 +494,7 @@ void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generat
     auto update = [&] {
         auto capture = job.freeze()->build();
         return model::analyzeCapture(std::move(capture), model::ProgressRange(nullptr, 0, 1),
-                                     model::LoadOptions{true});
+                                     model::live::liveUpdateOptions(false)); // as LiveIngest updates
     };
     auto shown = fed ? update() : std::nullopt; // what the viewer shows before the update
     if (!shown) {
@@ -522,7 +525,7 @@ void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generat
         auto capture = frozen->build();
         const auto t2 = std::chrono::steady_clock::now();
         auto analyzed = model::analyzeCapture(std::move(capture), model::ProgressRange(nullptr, 0, 1),
-                                              model::LoadOptions{true});
+                                              model::live::liveUpdateOptions(false)); // as LiveIngest updates
         const auto t3 = std::chrono::steady_clock::now();
         perf.disable();
         benchmark::DoNotOptimize(analyzed);
@@ -544,6 +547,19 @@ void measureLiveUpdates(benchmark::State& state, bench::SyntheticStream& generat
     state.counters["analysis_ms"] = analysisMs / n;
     state.counters["spans"] = double(job.counts().calls);
     state.counters["arriving_spans"] = double(arriving);
+    // What the GPU page and the final snapshot add, apart from the updates: the GPU analyses
+    // of the shown capture (the GPU page, in the background) and its derived lanes.
+    if (shown && !shown->capture->gpuActivities.empty()) {
+        const auto a0 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(model::analysis::analyzeGpu(*shown->capture));
+        const auto a1 = std::chrono::steady_clock::now();
+        auto copy = std::make_shared<model::Capture>(*shown->capture);
+        const auto a2 = std::chrono::steady_clock::now();
+        model::addGpuCounters(*copy);
+        const auto a3 = std::chrono::steady_clock::now();
+        state.counters["gpu_analyses_ms"] = std::chrono::duration<double, std::milli>(a1 - a0).count();
+        state.counters["gpu_lanes_ms"] = std::chrono::duration<double, std::milli>(a3 - a2).count();
+    }
 }
 
 void BM_LiveUpdate10M(benchmark::State& state)

@@ -302,8 +302,9 @@ void LiveIngest::analysisLoop()
         m_changed.notify_all();
         const auto started = Clock::now();
         auto update = std::make_shared<LiveUpdate>();
+        // The GPU's derived lanes only once the job has ended (see LoadOptions::gpuLanes).
         auto analyzed = analyzeCapture(pending->frozen->build(), ProgressRange(nullptr, 0, 1),
-                                       LoadOptions{true});
+                                       liveUpdateOptions(pending->final));
         if (analyzed)
             update->loaded = std::move(*analyzed);
         update->counts = pending->counts;

@@ -212,11 +212,14 @@ void GpuView::setCapture(std::shared_ptr<const model::Capture> capture, bool upd
 {
     m_capture = std::move(capture);
     if (!update) {
+        m_job->cancel(); // another capture: what is being analysed is of no use
+        m_pending = false;
         m_analysis.reset();
         m_showPath->setChecked(false);
     }
     if (!m_capture || !hasGpuWork(*m_capture)) {
         m_job->cancel();
+        m_pending = false;
         m_analysis.reset();
         m_message->setText(m_capture ? tr("This capture has no GPU work: no kernel, copy or memset.")
                                      : QString());
@@ -234,17 +237,28 @@ void GpuView::setCapture(std::shared_ptr<const model::Capture> capture, bool upd
 void GpuView::setKernelClasses(const model::analysis::KernelClasses& classes)
 {
     m_classes = classes;
+    m_job->cancel(); // analysed with the old classes: dropped
+    m_pending = false;
     if (m_capture && hasGpuWork(*m_capture))
         analyse();
 }
 
 void GpuView::analyse()
 {
+    if (m_job->isRunning()) {
+        m_pending = true;
+        return;
+    }
+    m_pending = false;
     m_job->run(
         [capture = m_capture, classes = m_classes] {
             return std::make_shared<const GpuAnalysis>(model::analysis::analyzeGpu(*capture, classes));
         },
-        [this](std::shared_ptr<const GpuAnalysis> analysis) { showAnalysis(std::move(analysis)); });
+        [this](std::shared_ptr<const GpuAnalysis> analysis) {
+            showAnalysis(std::move(analysis));
+            if (m_pending)
+                analyse(); // the newest snapshot or classes
+        });
 }
 
 void GpuView::showAnalysis(std::shared_ptr<const GpuAnalysis> analysis)

@@ -77,6 +77,9 @@ private:
     std::shared_ptr<const model::analysis::GpuAnalysis> m_analysis;
     model::analysis::KernelClasses m_classes;
     LatestJob* m_job = nullptr;
+    // A newer snapshot arrived while one was analysed: analysed once that one is done (one
+    // analysis at a time, so a live capture's updates never pile up work).
+    bool m_pending = false;
 
     QStackedWidget* m_stack = nullptr;
     QLabel* m_message = nullptr;
