@@ -1,9 +1,13 @@
 #include "fuzz_support.h"
 
 #include "fuzz_targets.h"
+#include "model/analysis/gpu_analysis.h"
+#include "model/analysis/nccl_kernel.h"
 #include "model/capture_loader.h"
 #include "model/report/json_writer.h"
 #include "model/report/summary_report.h"
+#include "model/stats/saturating.h"
+#include "model/tables/args_fields.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -74,8 +78,27 @@ void analyze(std::shared_ptr<model::Capture> capture)
     options.timeline = true;
     auto loaded = model::analyzeCapture(std::move(capture), model::ProgressRange(nullptr, 0, 1), options);
     FUZZ_CHECK(loaded.has_value());
+    // The GPU analyses of whatever the input holds, in the report as the CLI writes it.
+    const auto gpu = model::analysis::analyzeGpu(*loaded->capture);
+    for (const auto& path : gpu.criticalPaths) {
+        int64_t shares = 0;
+        for (const int64_t ns : path.boundBy)
+            shares = model::addSaturating(shares, ns);
+        FUZZ_CHECK(shares == path.lengthNs || path.lengthNs == INT64_MAX); // saturated: a hostile clock
+    }
+    for (const auto& d : gpu.devices) {
+        const auto& u = d.utilization;
+        FUZZ_CHECK(u.computeNs + u.communicationNs + u.memoryNs + u.idleNs == u.spanNs);
+    }
     model::report::JsonWriter json;
-    model::report::summaryJson({*loaded->capture, *loaded->summary}, json);
+    model::report::summaryJson({*loaded->capture, *loaded->summary, &gpu}, json);
+    // The args as Call details reads them (fields, an NCCL kernel's message).
+    const auto& c = *loaded->capture;
+    for (size_t e = 0; e < c.events.args.size() && e < 2000; ++e)
+        if (model::ArgsRef ref{c.events.args[e]}; ref.valid()) {
+            const auto fields = model::argsFields(c.args.text(ref));
+            (void)model::analysis::ncclKernelInfo("ncclKernel_AllReduce_RING_LL_Sum_float", fields, {fields});
+        }
 }
 
 } // namespace spanscope::fuzz

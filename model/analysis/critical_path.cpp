@@ -1,5 +1,7 @@
 #include "critical_path.h"
 
+#include "model/stats/saturating.h"
+
 #include <algorithm>
 #include <map>
 
@@ -361,9 +363,11 @@ std::vector<CriticalPath> criticalPaths(const Capture& capture, const GpuWork& w
             path.nodes.push_back({node / 2, (node & 1) != 0, graph.time(node), graph.via(node), 0, {}});
         std::reverse(path.nodes.begin(), path.nodes.end());
         for (size_t i = 1; i < path.nodes.size(); ++i) {
-            const int64_t step = std::max<int64_t>(0, path.nodes[i].timeNs - path.nodes[i - 1].timeNs);
-            path.boundBy[size_t(path.nodes[i].via)] += step;
-            path.lengthNs += step;
+            // A hostile capture's times can swing by 2^61 ns: the sums stop at the limit.
+            const int64_t step = std::max<int64_t>(0, subtractSaturating(path.nodes[i].timeNs, path.nodes[i - 1].timeNs));
+            int64_t& share = path.boundBy[size_t(path.nodes[i].via)];
+            share = addSaturating(share, step);
+            path.lengthNs = addSaturating(path.lengthNs, step);
         }
         paths.push_back(std::move(path));
     }

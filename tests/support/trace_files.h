@@ -31,6 +31,17 @@ inline std::shared_ptr<const model::Capture> loadOk(const std::string& path, mod
     return loaded.value().capture;
 }
 
+// A bundled Kineto trace loaded as the viewer loads it (with its timeline); fails the
+// process when it cannot be read (the data is part of the tests).
+inline model::LoadedCapture loadKineto(const char* name)
+{
+    auto loaded = model::loadCapture(kinetoDataPath(QString::fromLatin1(name)).toStdString(), nullptr,
+                                     model::LoadOptions{true});
+    if (!loaded)
+        qFatal("%s", loaded.error().toString().c_str());
+    return loaded.value();
+}
+
 // Pooled figures of every region, keyed by "kind name".
 struct Pooled
 {

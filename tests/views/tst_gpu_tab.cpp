@@ -31,11 +31,7 @@ namespace {
 
 model::LoadedCapture load(const char* name)
 {
-    auto loaded = model::loadCapture(std::string(SPANSCOPE_TEST_DATA "/kineto/") + name, nullptr,
-                                     model::LoadOptions{true});
-    if (!loaded)
-        qFatal("%s", loaded.error().toString().c_str());
-    return loaded.value();
+    return testing::loadKineto(name);
 }
 
 constexpr int kAnalysisTimeoutMs = 60'000; // a loaded CI machine; it takes a few ms here

@@ -12,6 +12,7 @@
 #include "views/region_table_model.h"
 #include "views/timeline/timeline_view.h"
 #include "support/screenshots.h"
+#include "support/trace_files.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -25,11 +26,7 @@ namespace {
 
 model::LoadedCapture load(const char* name)
 {
-    auto loaded = model::loadCapture(std::string(SPANSCOPE_TEST_DATA "/kineto/") + name, nullptr,
-                                     model::LoadOptions{true});
-    if (!loaded)
-        qFatal("%s", loaded.error().toString().c_str());
-    return loaded.value();
+    return testing::loadKineto(name);
 }
 
 

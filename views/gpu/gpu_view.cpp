@@ -51,6 +51,18 @@ QTableView* createTable(QAbstractItemModel* model, int sortRole, const QString& 
     return table;
 }
 
+// A table under a one-line title.
+QWidget* titled(const QString& title, QWidget* table)
+{
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(new QLabel(title));
+    layout->addWidget(table, 1);
+    return box;
+}
+
 QString deviceTitle(const GpuAnalysis& analysis, const DeviceFigures& d)
 {
     QString title = analysis.multiRank ? QObject::tr("rank %1 · GPU %2").arg(d.rank).arg(d.device)
@@ -141,19 +153,8 @@ GpuView::GpuView(QWidget* parent) : QWidget(parent), m_job(new LatestJob(this))
     m_gaps = new GpuGapModel(this);
     m_gapTable = createTable(m_gaps, GpuGapModel::SortRole, QStringLiteral("gpuGaps"));
     m_gapTable->setToolTip(tr("The device's 20 largest gaps: click one to show it in the timeline"));
-    auto* gapsBox = new QWidget;
-    auto* gapsLayout = new QVBoxLayout(gapsBox);
-    gapsLayout->setContentsMargins(0, 0, 0, 0);
-    gapsLayout->setSpacing(2);
-    auto* gapsTitle = new QLabel(tr("Largest gaps (click to show in the timeline)"));
-    gapsLayout->addWidget(gapsTitle);
-    gapsLayout->addWidget(m_gapTable, 1);
-    auto* streamsBox = new QWidget;
-    auto* streamsLayout = new QVBoxLayout(streamsBox);
-    streamsLayout->setContentsMargins(0, 0, 0, 0);
-    streamsLayout->setSpacing(2);
-    streamsLayout->addWidget(new QLabel(tr("Streams")));
-    streamsLayout->addWidget(m_streamTable, 1);
+    QWidget* gapsBox = titled(tr("Largest gaps (click to show in the timeline)"), m_gapTable);
+    QWidget* streamsBox = titled(tr("Streams"), m_streamTable);
     // Above: the figures and the latency histogram; below: the streams and the largest gaps.
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(figures);

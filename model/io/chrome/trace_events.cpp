@@ -163,43 +163,33 @@ void Walker::complete(const Fields& f, size_t offset)
         slice.lane = cpuLane(f);
         if (m_records.spanscopeExport && f.args.find("\"spanscope.") != std::string_view::npos)
             readExtras(f.args, index);
-        if (sameCategory(f.cat, "cuda_sync")) {
-            sj::document doc;
-            sj::object args;
-            if (openArgs(f.args, doc, args))
-                for (auto field : args) {
-                    std::string_view key;
-                    sj::value value;
-                    if (field.unescaped_key().get(key) || field.value().get(value))
-                        break;
-                    if (key == "wait_on_stream") {
-                        if (const auto stream = integerOf(value); stream && *stream >= 0)
-                            m_records.syncWaitStreams.emplace_back(index, *stream);
-                        break;
-                    }
-                }
-        }
+        if (sameCategory(f.cat, "cuda_sync"))
+            if (const auto stream = integerArg(f.args, "wait_on_stream"); stream && *stream >= 0)
+                m_records.syncWaitStreams.emplace_back(index, *stream);
         if (isLaunchCategory(f.cat)) {
             m_records.kineto = true;
-            sj::document doc;
-            sj::object args;
-            if (openArgs(f.args, doc, args))
-                for (auto field : args) {
-                    std::string_view key;
-                    sj::value value;
-                    if (field.unescaped_key().get(key) || field.value().get(value))
-                        break;
-                    if (key == "correlation") {
-                        if (const auto correlation = integerOf(value);
-                            correlation && *correlation > 0)
-                            m_records.launchCorrelations.emplace_back(index,
-                                                                      uint64_t(*correlation));
-                        break;
-                    }
-                }
+            if (const auto correlation = integerArg(f.args, "correlation"); correlation && *correlation > 0)
+                m_records.launchCorrelations.emplace_back(index, uint64_t(*correlation));
         }
     }
     m_records.slices.push_back(slice);
+}
+
+std::optional<int64_t> Walker::integerArg(std::string_view raw, std::string_view wanted)
+{
+    sj::document doc;
+    sj::object args;
+    if (!openArgs(raw, doc, args))
+        return std::nullopt;
+    for (auto field : args) {
+        std::string_view key;
+        sj::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            break;
+        if (key == wanted)
+            return integerOf(value);
+    }
+    return std::nullopt;
 }
 
 void Walker::readExtras(std::string_view raw, uint32_t slice)

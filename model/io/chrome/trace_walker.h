@@ -64,6 +64,8 @@ private:
     // Parses an event's args object (raw text inside the input buffer) with the second
     // parser; false if it is not an object.
     bool openArgs(std::string_view raw, sj::document& doc, sj::object& object);
+    // The integer value of the first field named `key` of an event's args, if it is one.
+    std::optional<int64_t> integerArg(std::string_view raw, std::string_view key);
     void skip(const std::string& why, size_t offset);
 
     void complete(const Fields& f, size_t offset);
