@@ -143,7 +143,7 @@ std::string read(const H5File& file, Capture& capture, GpuTables& out)
     for (size_t i = 0; i < f; ++i) {
         if (!inRange(flowFrom[i], 0, int64_t(events) - 1) || !inRange(flowTo[i], 0, int64_t(events) - 1))
             return "a flow names an event that does not exist";
-        if (!inRange(flowKinds[i], 0, int64_t(FlowKind::User)))
+        if (!inRange(flowKinds[i], 0, int64_t(kFlowKinds) - 1))
             return "a flow's kind is out of range";
         out.flows.add(uint32_t(flowFrom[i]), uint32_t(flowTo[i]), FlowKind(flowKinds[i]));
     }

@@ -12,6 +12,8 @@ const char* flowKindName(FlowKind kind)
         return "launch";
     case FlowKind::ForwardBackward:
         return "fwdbwd";
+    case FlowKind::Sync:
+        return "sync";
     case FlowKind::User:
         break;
     }

@@ -20,8 +20,10 @@ enum class FlowKind : uint8_t {
     Launch,          // a CUDA/HIP runtime or driver call -> the kernel, copy or memset it started
     ForwardBackward, // PyTorch autograd: forward op -> its backward op
     User,            // any other flow a source recorded
+    Sync,            // a runtime call -> the profiler's record of the synchronization it made
 };
-const char* flowKindName(FlowKind kind); // "launch", "fwdbwd", "user"
+inline constexpr int kFlowKinds = 4;
+const char* flowKindName(FlowKind kind); // "launch", "fwdbwd", "user", "sync"
 
 class FlowTable
 {

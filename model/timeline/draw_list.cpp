@@ -33,6 +33,11 @@ private:
     void addMarks(uint32_t laneIndex, int32_t y);
     void addRangeEnd(uint32_t event);
     float pointRowY(int32_t lane) const; // middle of a lane's first row (its header when collapsed)
+    // Where a folded lane's calls are: the middle of the busy strip at the bottom of its header.
+    float stripY(const LaneGeometry& geometry) const
+    {
+        return float(geometry.y + m_view.headerHeight - 1) - float(kStripHeight) / 2;
+    }
     void addFlows();
     void addCriticalPath();
     // Where a path node is drawn: its time, on its call's row (the header of a folded lane).
@@ -263,7 +268,7 @@ std::optional<std::pair<float, float>> FrameBuilder::anchor(uint32_t event) cons
     const int shown = shownRowCount(m_index.lanes()[size_t(lane)], size_t(lane), m_view);
     const int depth =
         geometry.collapsed || events.depth.empty() || shown == 0 ? -1 : std::min(int(events.depth[event]), shown - 1);
-    const float y = depth < 0 ? float(geometry.y) + float(m_view.headerHeight) / 2
+    const float y = depth < 0 ? stripY(geometry)
                               : float(geometry.y + m_view.headerHeight + depth * m_view.rowHeight) + float(m_view.rowHeight) / 2;
     return std::make_pair(x(events.start[event]), y);
 }
@@ -322,7 +327,7 @@ std::optional<std::pair<float, float>> FrameBuilder::pathPoint(const analysis::P
     const int depth = geometry.collapsed || events.depth.empty() || shown == 0
                           ? -1
                           : std::min(int(events.depth[node.event]), shown - 1);
-    const float y = depth < 0 ? float(geometry.y) + float(m_view.headerHeight) / 2
+    const float y = depth < 0 ? stripY(geometry)
                               : float(geometry.y + m_view.headerHeight + depth * m_view.rowHeight) +
                                     float(m_view.rowHeight) / 2;
     return std::make_pair(x(node.timeNs), y);

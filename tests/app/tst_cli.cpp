@@ -179,6 +179,42 @@ private slots:
         QCOMPARE(summary({trace, "--format", "csv", "--table", "nonsense"}).code, 2);
     }
 
+    // `spanscope-cli summary --format json` reproduces tests/data/kineto/analyses.json (figures
+    // computed from the traces' raw text by the definitions, independently of spanscope)
+    // field for field, for every file.
+    void summaryReproducesTheFixturesAnalyses()
+    {
+        QFile file(QString::fromStdString(dataFile("kineto/analyses.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject files = QJsonDocument::fromJson(file.readAll()).object()["files"].toObject();
+        QVERIFY(files.size() >= 6);
+        for (const QString& name : files.keys()) {
+            const auto run = summary({dataFile(("kineto/" + name).toUtf8().constData()), "--format", "json"});
+            QCOMPARE(run.code, 0);
+            const QJsonArray devices =
+                QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object()["gpu"].toObject()["devices"].toArray();
+            const QJsonObject expected = files[name].toObject();
+            QCOMPARE(devices.size(), expected.size());
+            for (const auto& value : devices) {
+                const QJsonObject device = value.toObject();
+                const QJsonObject x = expected[QString::number(device["device"].toInt())].toObject();
+                QVERIFY2(!x.isEmpty(), qPrintable(name));
+                const QJsonObject u = device["utilization"].toObject();
+                for (const char* key : {"span_ns", "compute_ns", "communication_ns", "memory_ns", "idle_ns",
+                                        "communication_total_ns", "communication_overlapped_ns"})
+                    QVERIFY2(u[key].toInteger() == x[key].toInteger(), qPrintable(name + " " + key));
+                QCOMPARE(u["classes"].toObject(), x["classes"].toObject());
+                QCOMPARE(device["launch_latency"].toObject(), x["launch_latency"].toObject());
+                const QJsonArray streams = device["streams"].toArray(), xs = x["streams"].toArray();
+                QCOMPARE(streams.size(), xs.size());
+                for (int s = 0; s < xs.size(); ++s)
+                    for (const QString& key : xs[s].toObject().keys())
+                        QVERIFY2(streams[s].toObject()[key] == xs[s].toObject()[key],
+                                 qPrintable(name + " stream " + QString::number(s) + " " + key));
+            }
+        }
+    }
+
     void int64StaysExact()
     {
         // 2^53 + 11 cannot survive a trip through double; check the text itself.

@@ -182,6 +182,22 @@ private slots:
         QCOMPARE(streams, 6);
         QVERIFY(busiest && busiestY >= 0 && busiestY + 30 < height); // its header and a row
         testing::saveScreenshot(view, QStringLiteral("six-streams-%1x%2").arg(size.width()).arg(size.height()));
+
+        // Stepping to a call on a folded lane below the view unfolds it and scrolls it in.
+        const auto& c = *l.capture;
+        uint32_t pinned = UINT32_MAX;
+        for (uint32_t r = 0; r < c.rows.size() && pinned == UINT32_MAX; ++r)
+            if (c.regionName(c.rows[r].region) == "pin_memory")
+                pinned = uint32_t(c.rowEvents(r).front());
+        QVERIFY(pinned != UINT32_MAX);
+        const int32_t lane = l.timeline->laneOf(c.trackOfEvent(l.timeline->rowOf(pinned), pinned));
+        QVERIFY(lane >= 0 && list.lanes[size_t(lane)].collapsed);
+        view.timeline()->selectEvent(pinned, true);
+        QTRY_VERIFY(view.timeline()->frameUpToDate());
+        const auto& after = view.timeline()->drawList().lanes[size_t(lane)];
+        QVERIFY(!after.collapsed);
+        QVERIFY2(after.y >= 0 && after.y + after.height <= height,
+                 qPrintable(QStringLiteral("lane at %1 + %2 of %3").arg(after.y).arg(after.height).arg(height)));
     }
 
     // A kernel's attributes are a table of fields; an NCCL kernel says what it moved; the

@@ -48,6 +48,7 @@ QColor flowColor(model::FlowKind kind, bool dark)
     switch (kind) {
     case model::FlowKind::Launch: return dark ? QColor(255, 150, 60) : QColor(215, 95, 0);
     case model::FlowKind::ForwardBackward: return dark ? QColor(200, 140, 255) : QColor(130, 50, 190);
+    case model::FlowKind::Sync: return dark ? QColor(255, 110, 110) : QColor(200, 40, 40);
     case model::FlowKind::User: break;
     }
     return dark ? QColor(200, 200, 200) : QColor(90, 90, 90);

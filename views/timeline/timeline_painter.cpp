@@ -20,6 +20,11 @@ constexpr int kMinLabelWidth = 24; // px: narrower calls get no text
 
 constexpr double kSolidFoldedPx = 3; // folded blocks narrower than this are drawn opaque
 
+QColor headerBackgroundColor(bool dark)
+{
+    return dark ? QColor(52, 55, 60) : QColor(228, 231, 236);
+}
+
 QRectF itemRect(const model::DrawItem& item, int width)
 {
     // Clip to a little beyond the widget so huge zoom factors never overflow QPainter.
@@ -78,8 +83,7 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
     const auto& index = *frame.index;
     const bool dark = m_style.dark;
     painter.setFont(m_style.font);
-    const QColor headerBackground = dark ? QColor(52, 55, 60) : QColor(228, 231, 236);
-    const QColor headerText = dark ? QColor(220, 220, 220) : QColor(40, 40, 40);
+    const QColor headerBackground = headerBackgroundColor(dark);
     const QColor foldedColor = dark ? QColor(150, 150, 160) : QColor(110, 115, 125);
     const QColor gpuColor = dark ? QColor(90, 220, 120) : QColor(20, 140, 60);
     const QColor selection = dark ? QColor(255, 255, 255) : QColor(0, 0, 0);
@@ -87,25 +91,9 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
     for (const auto& item : frame.list->items) {
         const QRectF rect = itemRect(item, frame.width);
         switch (item.kind) {
-        case model::DrawKind::LaneHeader: {
+        case model::DrawKind::LaneHeader:
             painter.fillRect(rect, headerBackground);
-            const auto& lane = index.lanes()[item.lane];
-            const bool collapsed = item.lane < frame.list->lanes.size() && frame.list->lanes[item.lane].collapsed;
-            QString what = item.count == 1 ? QStringLiteral("1 call") : QStringLiteral("%L1 calls").arg(qulonglong(item.count));
-            if (lane.counter >= 0) {
-                const auto& series = capture.counters[size_t(lane.counter)];
-                what = QStringLiteral("peak %1").arg(counterValueText(capture, series, series.maximum()));
-            } else if (lane.instants && item.count == 0) {
-                const auto [first, last] = capture.instants.range(lane.track, INT64_MIN, INT64_MAX);
-                what = (last - first == 1 ? QStringLiteral("%L1 instant") : QStringLiteral("%L1 instants"))
-                           .arg(qulonglong(last - first));
-            }
-            const QString text = QString::fromUtf8(collapsed ? "▸ " : "▾ ") + QString::fromStdString(lane.title)
-                                 + QStringLiteral("  —  ") + what;
-            painter.setPen(headerText);
-            painter.drawText(rect.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
-            break;
-        }
+            break; // its title goes on last, over the arrows (paintLaneTitles)
         case model::DrawKind::Call:
         case model::DrawKind::Unclosed: {
             const uint32_t region = capture.rows[index.rowOf(item.event)].region;
@@ -194,7 +182,45 @@ void TimelinePainter::paint(QPainter& painter, const TimelineFrame& frame)
     }
     paintCriticalPath(painter, frame);
     paintFlows(painter, frame);
+    paintLaneTitles(painter, frame);
     paintLegend(painter, frame);
+}
+
+QString TimelinePainter::laneTitle(const TimelineFrame& frame, const model::DrawItem& header) const
+{
+    const auto& capture = *frame.capture;
+    const auto& lane = frame.index->lanes()[header.lane];
+    const bool collapsed = header.lane < frame.list->lanes.size() && frame.list->lanes[header.lane].collapsed;
+    QString what = header.count == 1 ? QStringLiteral("1 call") : QStringLiteral("%L1 calls").arg(qulonglong(header.count));
+    if (lane.counter >= 0) {
+        const auto& series = capture.counters[size_t(lane.counter)];
+        what = QStringLiteral("peak %1").arg(counterValueText(capture, series, series.maximum()));
+    } else if (lane.instants && header.count == 0) {
+        const auto [first, last] = capture.instants.range(lane.track, INT64_MIN, INT64_MAX);
+        what = (last - first == 1 ? QStringLiteral("%L1 instant") : QStringLiteral("%L1 instants"))
+                   .arg(qulonglong(last - first));
+    }
+    return QString::fromUtf8(collapsed ? "▸ " : "▾ ") + QString::fromStdString(lane.title) + QStringLiteral("  —  ") + what;
+}
+
+void TimelinePainter::paintLaneTitles(QPainter& painter, const TimelineFrame& frame)
+{
+    // Over the arrows and the path, each on a patch of its header's colour: arrows pass under
+    // the titles, which stay readable.
+    const QColor background = headerBackgroundColor(m_style.dark);
+    painter.save();
+    painter.setPen(m_style.dark ? QColor(220, 220, 220) : QColor(40, 40, 40));
+    for (const auto& item : frame.list->items) {
+        if (item.kind != model::DrawKind::LaneHeader)
+            continue;
+        const QRectF rect = itemRect(item, frame.width).adjusted(6, 0, -6, -double(model::kStripHeight) - 1);
+        const QString title = laneTitle(frame, item);
+        const double width = std::min(rect.width(), double(m_metrics.horizontalAdvance(title)) + 6);
+        painter.fillRect(QRectF(rect.left() - 3, rect.top(), width, rect.height()), background);
+        painter.drawText(QRectF(rect.left(), rect.top(), rect.width(), rect.height() + double(model::kStripHeight) + 1),
+                         Qt::AlignVCenter | Qt::AlignLeft, title);
+    }
+    painter.restore();
 }
 
 void TimelinePainter::paintCriticalPath(QPainter& painter, const TimelineFrame& frame)
@@ -221,7 +247,7 @@ void TimelinePainter::paintCriticalPath(QPainter& painter, const TimelineFrame& 
 void TimelinePainter::paintLegend(QPainter& painter, const TimelineFrame& frame)
 {
     std::vector<std::pair<QString, QColor>> entries;
-    bool kinds[3] = {false, false, false};
+    bool kinds[model::kFlowKinds] = {};
     bool rangeEnds = false;
     for (const auto& line : frame.list->flows) {
         if (line.flow == model::FlowLine::kRangeEnd)
@@ -229,8 +255,8 @@ void TimelinePainter::paintLegend(QPainter& painter, const TimelineFrame& frame)
         else
             kinds[int(frame.capture->flows.kind(line.flow))] = true;
     }
-    const char* const flowNames[3] = {"launch", "forward → backward", "trace flow"};
-    for (int k = 0; k < 3; ++k)
+    const char* const flowNames[model::kFlowKinds] = {"launch", "forward → backward", "trace flow", "synchronization"};
+    for (int k = 0; k < model::kFlowKinds; ++k)
         if (kinds[k])
             entries.emplace_back(QString::fromUtf8(flowNames[k]), flowColor(model::FlowKind(k), m_style.dark));
     if (rangeEnds)

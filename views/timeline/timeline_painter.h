@@ -55,6 +55,8 @@ private:
     QString label(const model::Capture& capture, uint32_t region);
     void paintFlows(QPainter& painter, const TimelineFrame& frame);
     void paintCriticalPath(QPainter& painter, const TimelineFrame& frame);
+    QString laneTitle(const TimelineFrame& frame, const model::DrawItem& header) const;
+    void paintLaneTitles(QPainter& painter, const TimelineFrame& frame);
     // What the coloured lines drawn mean (flow kinds, critical-path shares), top right.
     void paintLegend(QPainter& painter, const TimelineFrame& frame);
 

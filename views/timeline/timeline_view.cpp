@@ -337,7 +337,8 @@ void TimelineView::updateScrollBars()
                             area.height());
     m_horizontal->setGeometry(0, height() - kScrollBarExtent, width() - kScrollBarExtent,
                               kScrollBarExtent);
-    const int content = m_list.contentHeight;
+    // The lanes as laid out now (folded, ordered), not as the last frame had them. O(lanes).
+    const int content = m_index ? model::contentHeight(*m_index, viewport()) : m_list.contentHeight;
     m_vertical->setRange(0, std::max(0, content - area.height()));
     m_vertical->setPageStep(std::max(1, area.height()));
     m_vertical->setSingleStep(fontMetrics().height());

@@ -304,6 +304,7 @@ void Exporter::writeFlows()
             continue; // flows bind to slices of a thread; async events have none
         const char* cat = f.kind(i) == FlowKind::Launch            ? "ac2g"
                           : f.kind(i) == FlowKind::ForwardBackward ? "fwdbwd"
+                          : f.kind(i) == FlowKind::Sync            ? "sync"
                                                                    : "flow";
         for (const bool start : {true, false}) {
             const Place& place = start ? from : to;

@@ -314,7 +314,10 @@ void Walker::flow(const Fields& f)
     // Kineto's launch flows: category "ac2g" since 2023, "async_cpu_to_gpu" in 2022 and
     // "async_gpu" before (PyTorch 1.x).
     const bool launch = f.cat == "ac2g" || f.cat == "async_cpu_to_gpu" || f.cat == "async_gpu";
-    record.kind = launch ? FlowKind::Launch : f.cat == "fwdbwd" ? FlowKind::ForwardBackward : FlowKind::User;
+    record.kind = launch                ? FlowKind::Launch
+                  : f.cat == "fwdbwd" ? FlowKind::ForwardBackward
+                  : f.cat == "sync"   ? FlowKind::Sync // spanscope's export of a runtime call -> its sync record
+                                      : FlowKind::User;
     if (record.kind == FlowKind::Launch)
         if (const auto id = decimalToInt64(f.id); id && *id > 0)
             record.correlation = uint64_t(*id);

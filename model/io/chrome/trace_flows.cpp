@@ -175,11 +175,12 @@ FlowStats linkFlows(const TraceRecords& records, Capture& capture,
                 stats.dangling += endOfNothing ? 0 : 1; // a step or finish whose start was never seen
                 continue;
             }
-            // Kineto's ac2g flows also link runtime calls to syncs; only links to GPU work
-            // are launches.
+            // Kineto's ac2g flows also link runtime calls to their synchronization records
+            // (cuda_sync, beside the stream); only links to GPU work are launches.
             const FlowKind kind =
                 flow.kind == FlowKind::Launch && capture.gpuActivities.rowOf(uint32_t(bound)) < 0
-                    ? FlowKind::User
+                    ? (isGpuTrack(capture.track(TrackId{capture.events.track[size_t(bound)]}).kind) ? FlowKind::Sync
+                                                                                                   : FlowKind::User)
                     : flow.kind;
             if (kind == FlowKind::Launch && launched[size_t(bound)])
                 continue;
