@@ -75,17 +75,14 @@ void LatencyHistogram::replot()
     }
     m_positive->setData(keys, positive, true);
     m_negative->setData(keys, negative, true);
-    // Bars as wide as their bin: the ratio of neighbouring edges on a log axis.
+    // On a log axis every bin is equally wide: a share of the axis rect each, with a margin
+    // of half a bin (the ratio of neighbouring edges) either side.
     const double ratio = m_bins.edges.size() > 2 ? m_bins.edges[1] / m_bins.edges[0] : 1.5;
-    for (QCPBars* bars : {m_positive, m_negative}) {
-        bars->setWidthType(QCPBars::wtPlotCoords);
-        bars->setWidth(0.0);
-    }
-    m_positive->setWidthType(QCPBars::wtAxisRectRatio);
-    m_negative->setWidthType(QCPBars::wtAxisRectRatio);
     const double bins = double(keys.size());
-    m_positive->setWidth(0.9 / std::max(1.0, bins + 2));
-    m_negative->setWidth(0.9 / std::max(1.0, bins + 2));
+    for (QCPBars* bars : {m_positive, m_negative}) {
+        bars->setWidthType(QCPBars::wtAxisRectRatio);
+        bars->setWidth(0.9 / std::max(1.0, bins + 2));
+    }
     m_negative->moveAbove(m_positive); // stacked: both counts in one bar per bin
     QColor fill = kPositive;
     fill.setAlpha(210);
