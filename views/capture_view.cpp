@@ -187,8 +187,9 @@ CaptureView::CaptureView(QWidget* parent) : QWidget(parent)
     m_verticalSplitter->setObjectName(QStringLiteral("timelineSplitter"));
     // Under the timeline, the regions (table, plots, details) and, for captures with GPU work,
     // the GPU page first: where the GPU time went and why it waited, as wide as the window.
-    m_gpuView = new GpuView;
+    m_gpuView = new GpuView(this); // owned here while no page shows it (a capture without GPU work)
     m_gpuView->setObjectName(QStringLiteral("gpuView"));
+    m_gpuView->hide();
     m_pages = new QTabWidget;
     m_pages->setObjectName(QStringLiteral("capturePages"));
     m_pages->setDocumentMode(true);
@@ -320,6 +321,8 @@ void CaptureView::apply(std::shared_ptr<const model::Capture> capture,
         m_pages->setCurrentIndex(0);
     } else if (!gpuWork && gpuPage) {
         m_pages->removeTab(m_pages->indexOf(m_gpuView));
+        m_gpuView->setParent(this); // still owned, and hidden
+        m_gpuView->hide();
     }
     m_model->setCapture(std::move(capture), std::move(summary));
     m_warnings->setWarnings(m_model->capture() ? m_model->capture()->warnings

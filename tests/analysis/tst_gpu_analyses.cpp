@@ -106,7 +106,8 @@ private slots:
         t.call("cudaLaunchKernel", 200'000, 5'000, 2).kernel("k", 208'000, 1'000, 7, 2); // 3 µs
         t.call("cudaLaunchKernel", 300'000, 5'000, 3).kernel("k", 312'000, 1'000, 7, 3); // 7 µs
         t.call("cudaLaunchKernel", 400'000, 5'000, 4).kernel("k", 410'000, 1'000, 7, 4); // 5 µs
-        const auto& l = analyze(t).devices.at(0).launchLatency;
+        const GpuAnalysis a = analyze(t);
+        const auto& l = a.devices.at(0).launchLatency;
         QCOMPARE(l.count, uint64_t(4));
         QCOMPARE(l.minNs, int64_t(-90'000));
         QCOMPARE(l.maxNs, int64_t(7'000));
@@ -190,7 +191,8 @@ private slots:
         t.call("cudaLaunchKernel", 1'000, 1'000, 1).kernel("short", 5'000, 10'000, 7, 1);
         t.call("cudaLaunchKernel", 2'000, 1'000, 2).kernel("long", 6'000, 60'000, 20, 2);
         t.call("cudaDeviceSynchronize", 4'000, 64'000, 3);
-        const auto& path = analyze(t).criticalPaths.at(0);
+        const GpuAnalysis a = analyze(t);
+        const auto& path = a.criticalPaths.at(0);
         QCOMPARE(share(path, PathShare::GpuCompute), int64_t(60'000));
         QCOMPARE(share(path, PathShare::Synchronization), int64_t(2'000)); // 66 → 68 µs
         QCOMPARE(share(path, PathShare::LaunchOverhead), int64_t(4'000));  // 2 → 6 µs
@@ -223,7 +225,8 @@ private slots:
         KinetoTrace t;
         t.op("step", 0, 100'000);
         t.call("cudaMemcpy", 10'000, 80'000, 1).memcpy(20'000, 60'000, 7, 1);
-        const auto& path = analyze(t).criticalPaths.at(0);
+        const GpuAnalysis a = analyze(t);
+        const auto& path = a.criticalPaths.at(0);
         QCOMPARE(share(path, PathShare::GpuMemory), int64_t(60'000));
         QCOMPARE(share(path, PathShare::Synchronization), int64_t(10'000)); // 80 → 90 µs
         QCOMPARE(share(path, PathShare::LaunchOverhead), int64_t(10'000));

@@ -135,7 +135,9 @@ private slots:
         QVERIFY(capture);
         const auto analysis = model::analysis::analyzeGpu(*capture);
         // Without a timeline (the CLI) there are none.
-        for (const auto& series : testing::loadOk(kinetoDataPath(file).toStdString())->counters)
+        const auto plain = testing::loadOk(kinetoDataPath(file).toStdString());
+        QVERIFY(plain);
+        for (const auto& series : plain->counters)
             QVERIFY(!series.derived);
         int utilizationLanes = 0, queueLanes = 0;
         for (const auto& series : capture->counters) {
