@@ -1,25 +1,13 @@
 #include "device_figures.h"
 
-#include "interval_set.h"
+#include "model/gpu/interval_set.h"
+#include "model/gpu/queue_depth.h"
 #include "model/stats/saturating.h"
 
 #include <algorithm>
 #include <queue>
 
 namespace spanscope::model::analysis {
-
-int64_t uncoveredMeasure(const IntervalSet& set, int64_t start, int64_t end)
-{
-    if (end <= start)
-        return 0;
-    // The first interval ending after `start`.
-    auto it = std::upper_bound(set.begin(), set.end(), start,
-                               [](int64_t t, const Interval& i) { return t < i.end; });
-    int64_t covered = 0;
-    for (; it != set.end() && it->start < end; ++it)
-        covered += std::min(end, it->end) - std::max(start, it->start);
-    return (end - start) - covered;
-}
 
 namespace {
 
@@ -135,19 +123,8 @@ bool gapBefore(const StreamGap& a, const StreamGap& b)
 
 uint64_t largestQueue(std::vector<int64_t>& launchStarts, const std::vector<int64_t>& activityStarts)
 {
-    // +1 at each launch call's start, −1 at its activity's start; at equal times −1 first.
-    std::sort(launchStarts.begin(), launchStarts.end());
-    int64_t depth = 0, most = 0;
-    size_t i = 0, j = 0;
-    while (i < launchStarts.size()) {
-        if (j < activityStarts.size() && activityStarts[j] <= launchStarts[i]) {
-            --depth;
-            ++j;
-        } else {
-            most = std::max(most, ++depth);
-            ++i;
-        }
-    }
+    int64_t most = 0;
+    walkQueueDepth(launchStarts, activityStarts, [&](int64_t, int64_t depth) { most = std::max(most, depth); });
     return uint64_t(most);
 }
 

@@ -26,12 +26,27 @@ std::vector<std::string> split(std::string_view s, char separator)
     return parts;
 }
 
-bool isReduction(const std::string& token)
+bool isOneOf(const std::string& token, std::initializer_list<const char*> names)
 {
-    for (const char* op : {"Sum", "Prod", "Max", "Min", "PreMulSum", "SumPostDiv", "Avg"})
-        if (token == op)
+    for (const char* name : names)
+        if (token == name)
             return true;
     return false;
+}
+
+bool isReduction(const std::string& token)
+{
+    return isOneOf(token, {"Sum", "Prod", "Max", "Min", "PreMulSum", "SumPostDiv", "Avg", "MinMax"});
+}
+
+bool isAlgorithm(const std::string& token)
+{
+    return isOneOf(token, {"RING", "TREE", "COLLNET", "COLLNETDIRECT", "COLLNETCHAIN", "NVLS", "NVLSTREE", "PAT"});
+}
+
+bool isProtocol(const std::string& token)
+{
+    return isOneOf(token, {"LL", "LL128", "SIMPLE"});
 }
 
 } // namespace
@@ -47,16 +62,21 @@ std::optional<uint32_t> dataTypeBytes(std::string_view type)
     std::string t = lower(type);
     if (t.rfind("torch.", 0) == 0)
         t = t.substr(6);
-    for (const char* one : {"int8_t", "uint8_t", "int8", "uint8", "char", "byte", "bool", "float8", "fp8", "__nv_fp8"})
+    // NCCL's own short names come too: i8, u8, f16, bf16, f32, f64, f8e4m3, ...
+    for (const char* one : {"int8_t", "uint8_t", "int8", "uint8", "i8", "u8", "char", "byte", "bool", "float8", "fp8",
+                            "f8", "__nv_fp8"})
         if (t.rfind(one, 0) == 0)
             return 1;
-    for (const char* two : {"half", "float16", "fp16", "__half", "bfloat16", "bf16", "__nv_bfloat16", "int16", "short"})
+    for (const char* two : {"half", "float16", "fp16", "f16", "__half", "bfloat16", "bf16", "__nv_bfloat16", "int16",
+                            "short"})
         if (t == two)
             return 2;
-    for (const char* four : {"float", "float32", "fp32", "int", "int32", "int32_t", "uint32_t", "uint32"})
+    for (const char* four : {"float", "float32", "fp32", "f32", "int", "int32", "i32", "int32_t", "uint32_t", "uint32",
+                             "u32"})
         if (t == four)
             return 4;
-    for (const char* eight : {"double", "float64", "fp64", "long", "int64", "int64_t", "uint64_t", "uint64"})
+    for (const char* eight : {"double", "float64", "fp64", "f64", "long", "int64", "i64", "int64_t", "uint64_t",
+                              "uint64", "u64"})
         if (t == eight)
             return 8;
     return std::nullopt;
@@ -68,21 +88,25 @@ std::optional<NcclKernelInfo> ncclKernelInfo(std::string_view name, const std::v
     if (!isNcclKernelName(name))
         return std::nullopt;
     NcclKernelInfo info;
-    // ncclKernel_AllReduce_RING_LL_Sum_float(...), ncclDevKernel_AllGather_RING_LL(...):
-    // prefix, collective, algorithm, protocol, then a reduction and the data type.
+    // The prefix, then the collective, then in any order (NCCL has written both
+    // ncclKernel_AllReduce_RING_LL_Sum_float and ncclDevKernel_AllReduce_Sum_f32_RING_LL)
+    // the algorithm, protocol and reduction, known by name, and what is left is the type
+    // ("int8_t", "__nv_bfloat16": underscores are the type's). NCCL 2.19's one
+    // ncclDevKernel_Generic names nothing: its collective is what the profiler recorded.
     const std::string_view base = name.substr(0, name.find('('));
     const std::vector<std::string> tokens = split(base, '_');
-    if (tokens.size() > 1)
+    if (tokens.size() > 1 && tokens[1] != "Generic")
         info.collective = tokens[1];
-    if (tokens.size() > 2)
-        info.algorithm = tokens[2];
-    if (tokens.size() > 3)
-        info.protocol = tokens[3];
-    size_t next = 4;
-    if (tokens.size() > next && isReduction(tokens[next]))
-        info.reduction = tokens[next++];
-    for (size_t i = next; i < tokens.size(); ++i) // "int8_t", "__nv_bfloat16": underscores are the type's
-        info.dataType += (i > next ? "_" : "") + tokens[i];
+    for (size_t i = 2; i < tokens.size(); ++i) {
+        if (info.algorithm.empty() && isAlgorithm(tokens[i]))
+            info.algorithm = tokens[i];
+        else if (info.protocol.empty() && isProtocol(tokens[i]))
+            info.protocol = tokens[i];
+        else if (info.reduction.empty() && isReduction(tokens[i]))
+            info.reduction = tokens[i];
+        else
+            info.dataType += (info.dataType.empty() ? "" : "_") + tokens[i];
+    }
     // What the profiler recorded, on the kernel first, else on the operations around its launch.
     std::vector<const std::vector<ArgsField>*> sources{&kernelArgs};
     for (const auto& args : launchArgs)

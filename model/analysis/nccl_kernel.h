@@ -25,7 +25,10 @@ struct NcclKernelInfo
     std::optional<uint32_t> typeBytes; // size of one element
     std::optional<uint64_t> bytes() const
     {
-        return elements && typeBytes ? std::optional<uint64_t>(*elements * *typeBytes) : std::nullopt;
+        // A hostile count cannot wrap: past 2^64 bytes the size is unknown.
+        if (!elements || !typeBytes || *elements > UINT64_MAX / *typeBytes)
+            return std::nullopt;
+        return *elements * *typeBytes;
     }
     // Bytes per second over `durationNs`, the algorithm bandwidth.
     std::optional<double> bandwidth(int64_t durationNs) const

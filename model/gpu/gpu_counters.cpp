@@ -1,6 +1,8 @@
 #include "gpu_counters.h"
 
 #include "activity_launch.h"
+#include "interval_set.h"
+#include "queue_depth.h"
 
 #include <algorithm>
 #include <map>
@@ -60,54 +62,41 @@ void addGpuCounters(Capture& capture)
                 {e.start[i], e.end[i], launch == kNoLaunch ? INT64_MIN : e.start[launch], t.stream});
         }
     }
-    // Indices, not references: adding counters moves the vector.
+    // Each counter is filled before the next is added (adding one moves the others).
     for (auto& [key, work] : byDevice) {
         std::sort(work.begin(), work.end(), [](const Work& a, const Work& b) {
             return std::tie(a.start, a.end) < std::tie(b.start, b.end);
         });
         // Utilization: the union of the device's work as 1/0 steps.
-        const size_t utilization = capture.counters.size();
-        newCounter(capture, key.first, key.second, kUtilizationCounter, "fraction", CounterSeries::Level::Mean);
-        int64_t openStart = 0, openEnd = INT64_MIN;
-        auto close = [&] {
-            if (openEnd > openStart) {
-                capture.counters[utilization].add(openStart, 1.0);
-                capture.counters[utilization].add(openEnd, 0.0);
-            }
-        };
-        for (const Work& w : work) {
-            if (w.end <= w.start)
-                continue; // zero-length work covers nothing
-            if (openEnd == INT64_MIN || w.start > openEnd) {
-                close();
-                openStart = w.start;
-                openEnd = w.end;
-            } else {
-                openEnd = std::max(openEnd, w.end);
-            }
+        IntervalUnion busy;
+        for (const Work& w : work)
+            busy.add(w.start, w.end);
+        CounterSeries& utilization =
+            newCounter(capture, key.first, key.second, kUtilizationCounter, "fraction", CounterSeries::Level::Mean);
+        for (const Interval& i : busy.set()) {
+            utilization.add(i.start, 1.0);
+            utilization.add(i.end, 0.0);
         }
-        close();
-        capture.counters[utilization].finish();
-        // Queue depth per stream: launches in, starts out (at equal times the start first).
-        std::map<int64_t, std::vector<std::pair<int64_t, int>>> steps; // stream -> (time, +1/-1)
+        utilization.finish();
+        // Queue depth per stream, as the analyses count max_queue.
+        struct Launches
+        {
+            std::vector<int64_t> launchStarts, activityStarts; // activities by start (work is)
+        };
+        std::map<int64_t, Launches> streams;
         for (const Work& w : work)
             if (w.launchStart != INT64_MIN && w.stream >= 0) {
-                auto& s = steps[w.stream];
-                s.emplace_back(w.launchStart, +1);
-                s.emplace_back(w.start, -1);
+                Launches& s = streams[w.stream];
+                s.launchStarts.push_back(w.launchStart);
+                s.activityStarts.push_back(w.start);
             }
-        for (auto& [stream, list] : steps) {
-            std::sort(list.begin(), list.end()); // (t, -1) before (t, +1)
+        for (auto& [stream, s] : streams) {
             CounterSeries& queue = newCounter(capture, key.first, key.second,
                                               "stream " + std::to_string(stream) + " queue", "launches",
                                               CounterSeries::Level::Maximum);
-            int64_t depth = 0;
-            for (size_t i = 0; i < list.size(); ++i) {
-                depth += list[i].second;
-                // One sample per time: the depth once every change at that time is applied.
-                if (i + 1 == list.size() || list[i + 1].first != list[i].first)
-                    queue.add(list[i].first, double(std::max<int64_t>(0, depth)));
-            }
+            walkQueueDepth(s.launchStarts, s.activityStarts, [&](int64_t t, int64_t depth) {
+                queue.add(t, double(std::max<int64_t>(0, depth)));
+            });
             queue.finish();
         }
     }

@@ -1,5 +1,7 @@
 #include "args_fields.h"
 
+#include "../json_string.h"
+
 #include <charconv>
 #include <cstdint>
 
@@ -60,49 +62,12 @@ bool skipValue(std::string_view s, size_t& i)
     return true;
 }
 
-void appendUtf8(std::string& out, uint32_t c)
-{
-    if (c < 0x80)
-        out += char(c);
-    else if (c < 0x800) {
-        out += char(0xC0 | (c >> 6));
-        out += char(0x80 | (c & 0x3F));
-    } else {
-        out += char(0xE0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    }
-}
-
+// The text of a complete string literal; as written when it does not decode.
 std::string unescape(std::string_view quoted)
 {
+    size_t pos = 0;
     std::string out;
-    for (size_t i = 1; i + 1 < quoted.size(); ++i) {
-        const char c = quoted[i];
-        if (c != '\\' || i + 2 >= quoted.size()) {
-            out += c;
-            continue;
-        }
-        const char e = quoted[++i];
-        switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'u': {
-            uint32_t code = 0;
-            if (i + 4 < quoted.size() &&
-                std::from_chars(quoted.data() + i + 1, quoted.data() + i + 5, code, 16).ec == std::errc()) {
-                appendUtf8(out, code >= 0xD800 && code <= 0xDFFF ? 0xFFFD : code);
-                i += 4;
-            }
-            break;
-        }
-        default: out += e;
-        }
-    }
-    return out;
+    return decodeJsonString(quoted, pos, out) ? out : std::string(quoted);
 }
 
 std::string_view trimmed(std::string_view s)

@@ -302,6 +302,20 @@ private slots:
         QCOMPARE(gathered->groupSize, std::optional<int64_t>(8));
         QCOMPARE(gathered->bytes(), std::optional<uint64_t>(16777216));
         QCOMPARE(*gathered->bandwidth(1'000'000), 16777216.0 / 1e-3); // 16 MiB in 1 ms
+        // NCCL 2.19 and later: the reduction and type before the algorithm and protocol; the
+        // generic kernel names no collective.
+        const auto newer = ncclKernelInfo("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", {});
+        QCOMPARE(newer->collective, std::string("AllReduce"));
+        QCOMPARE(newer->algorithm, std::string("RING"));
+        QCOMPARE(newer->protocol, std::string("LL"));
+        QCOMPARE(newer->reduction, std::string("Sum"));
+        QCOMPARE(newer->dataType, std::string("f32"));
+        QCOMPARE(newer->typeBytes, std::optional<uint32_t>(4));
+        QCOMPARE(ncclKernelInfo("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)", {})->collective, std::string());
+        // Hostile counts: no wrapped size.
+        const auto huge = ncclKernelInfo("ncclKernel_AllReduce_RING_LL_Sum_double",
+                                         model::argsFields("{\"In msg nelems\": 9223372036854775807}"));
+        QVERIFY(!huge->bytes());
         QVERIFY(!ncclKernelInfo("gemm_kernel", {}));
         QCOMPARE(model::analysis::dataTypeBytes("__nv_bfloat16"), std::optional<uint32_t>(2));
         QCOMPARE(model::analysis::dataTypeBytes("torch.float64"), std::optional<uint32_t>(8));

@@ -1,11 +1,13 @@
 #pragma once
 // Sets of time as sorted, disjoint, non-empty half-open intervals [start, end) in ns, and
-// the measures the utilization needs (|A|, |A ∩ B|, A ∪ B), each in one linear pass.
+// the measures the GPU's utilization needs (|A|, |A ∩ B|, A ∪ B), each in one linear pass:
+// for the analyses (model/analysis) and the utilization lane (gpu_counters.h) alike.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
-namespace spanscope::model::analysis {
+namespace spanscope::model {
 
 struct Interval
 {
@@ -73,6 +75,16 @@ inline IntervalSet unite(const IntervalSet& a, const IntervalSet& b)
 }
 
 // How much of [start, end) the set does not cover. O(log n + k) for k intervals inside.
-int64_t uncoveredMeasure(const IntervalSet& set, int64_t start, int64_t end);
+inline int64_t uncoveredMeasure(const IntervalSet& set, int64_t start, int64_t end)
+{
+    if (end <= start)
+        return 0;
+    // The first interval ending after `start`.
+    auto it = std::upper_bound(set.begin(), set.end(), start, [](int64_t t, const Interval& i) { return t < i.end; });
+    int64_t covered = 0;
+    for (; it != set.end() && it->start < end; ++it)
+        covered += std::min(end, it->end) - std::max(start, it->start);
+    return (end - start) - covered;
+}
 
-} // namespace spanscope::model::analysis
+} // namespace spanscope::model
