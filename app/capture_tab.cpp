@@ -1,6 +1,7 @@
 #include "capture_tab.h"
 
 #include "capture_load_job.h"
+#include "lane_layout_memory.h"
 #include "loading_page.h"
 #include "views/capture_view.h"
 #include "views/warnings_widget.h"
@@ -25,6 +26,7 @@ CaptureTab::CaptureTab(const QString& path, QWidget* parent) : QWidget(parent), 
         if (!m_view) {
             m_view = new views::CaptureView;
             m_stack->addWidget(m_view);
+            watchLaneLayout(m_view->timeline(), fileLayoutKey(m_path));
         }
         m_view->setCapture(result.capture, result.summary, result.timeline);
         showView();

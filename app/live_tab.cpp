@@ -1,5 +1,6 @@
 #include "live_tab.h"
 
+#include "lane_layout_memory.h"
 #include "views/capture_view.h"
 #include "views/display_text.h"
 #include "views/elided_label.h"
@@ -324,6 +325,7 @@ void LiveTab::showUpdate(const model::live::LiveUpdate& update)
             return;
         }
         m_view = new views::CaptureView;
+        watchLaneLayout(m_view->timeline(), liveLayoutKey(m_commandLine));
         m_stack->addWidget(m_view);
         m_stack->setCurrentWidget(m_view);
     }

@@ -1,9 +1,12 @@
 #include "critical_path.h"
 
+#include "model/share_out.h"
 #include "model/stats/saturating.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
+#include <tuple>
 
 namespace spanscope::model::analysis {
 
@@ -102,68 +105,89 @@ struct LastNode
 
 // CPU threads: each call's start follows its parent's start or its previous sibling's end
 // (or the thread's previous call's end), each end its last child's end or its own start.
+// The calls are gathered per track (counted, then placed) and each track is sorted and
+// linked on its own, the tracks shared out over two cores: a track's nodes are its own, so
+// two tracks never write the same node.
 void linkThreads(const Capture& capture, const std::map<int32_t, size_t>& rankIndex, LastArrivals& graph,
                  std::vector<LastNode>& last)
 {
     const auto& e = capture.events;
     struct Call
     {
-        uint32_t track;
         int64_t start, end;
         uint32_t event;
     };
-    std::vector<Call> calls;
-    for (uint32_t r = 0; r < capture.rows.size(); ++r) {
-        const RegionRow& row = capture.rows[r];
-        if (capture.regionKind(row.region) != RegionKind::Cpu)
-            continue;
-        for (const uint64_t i : capture.rowEvents(row)) {
-            if (e.end[i] < e.start[i])
-                continue;
-            const TrackId track = capture.trackOfEvent(r, i);
-            const Track& t = capture.track(track);
-            if ((t.kind != TrackKind::Thread && t.kind != TrackKind::Process) || !rankIndex.count(t.rank))
-                continue;
-            calls.push_back({track.value, e.start[i], e.end[i], uint32_t(i)});
-        }
+    // Which tracks are CPU threads of a rank with GPU work; then their calls, track by track.
+    std::vector<uint8_t> linked(capture.tracks.size(), 0);
+    for (size_t t = 0; t < capture.tracks.size(); ++t) {
+        const Track& track = capture.tracks[t];
+        linked[t] = (track.kind == TrackKind::Thread || track.kind == TrackKind::Process) && rankIndex.count(track.rank);
     }
-    std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
-        if (a.track != b.track)
-            return a.track < b.track;
-        if (a.start != b.start)
-            return a.start < b.start;
-        if (a.end != b.end)
-            return a.end > b.end;
-        return a.event < b.event;
-    });
-    std::vector<uint32_t> open;
-    uint32_t previous = kNoNode;
-    auto emit = [&](uint32_t node) {
-        if (previous != kNoNode)
-            graph.follow(node, previous, PathShare::Cpu);
-        previous = node;
+    auto eachCall = [&](auto&& take) {
+        for (uint32_t r = 0; r < capture.rows.size(); ++r) {
+            if (capture.regionKind(capture.rows[r].region) != RegionKind::Cpu)
+                continue;
+            for (const uint64_t i : capture.rowEvents(r)) {
+                if (e.end[i] < e.start[i])
+                    continue;
+                const TrackId track = capture.trackOfEvent(r, i);
+                if (track.value < linked.size() && linked[track.value])
+                    take(track.value, i);
+            }
+        }
     };
-    for (size_t k = 0; k < calls.size(); ++k) {
-        const Call& call = calls[k];
-        if (k > 0 && calls[k - 1].track != call.track) {
-            while (!open.empty()) {
+    std::vector<uint64_t> begin(capture.tracks.size() + 1, 0);
+    eachCall([&](uint32_t track, uint64_t) { ++begin[track + 1]; });
+    for (size_t t = 0; t < capture.tracks.size(); ++t)
+        begin[t + 1] += begin[t];
+    std::vector<Call> calls(begin.back());
+    {
+        std::vector<uint64_t> next(begin.begin(), begin.end() - 1);
+        eachCall([&](uint32_t track, uint64_t i) { calls[next[track]++] = {e.start[i], e.end[i], uint32_t(i)}; });
+    }
+    std::vector<uint32_t> tracks; // with calls, the most first (shareOut takes them in order)
+    for (uint32_t t = 0; t < capture.tracks.size(); ++t)
+        if (begin[t + 1] > begin[t])
+            tracks.push_back(t);
+    std::sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
+        return begin[a + 1] - begin[a] > begin[b + 1] - begin[b];
+    });
+    std::vector<LastNode> lastOfTrack(tracks.size());
+    shareOut(tracks.size(), [&](size_t item, int) {
+        const uint32_t track = tracks[item];
+        const auto first = calls.begin() + std::ptrdiff_t(begin[track]);
+        const auto end = calls.begin() + std::ptrdiff_t(begin[track + 1]);
+        std::sort(first, end, [](const Call& a, const Call& b) {
+            if (a.start != b.start)
+                return a.start < b.start;
+            if (a.end != b.end)
+                return a.end > b.end;
+            return a.event < b.event;
+        });
+        std::vector<uint32_t> open;
+        uint32_t previous = kNoNode;
+        auto emit = [&](uint32_t node) {
+            if (previous != kNoNode)
+                graph.follow(node, previous, PathShare::Cpu);
+            previous = node;
+        };
+        for (auto call = first; call != end; ++call) {
+            while (!open.empty() && e.end[open.back()] <= call->start) {
                 emit(endNode(open.back()));
                 open.pop_back();
             }
-            previous = kNoNode;
+            emit(startNode(call->event));
+            open.push_back(call->event);
+            lastOfTrack[item].offer(endNode(call->event), call->end);
         }
-        while (!open.empty() && e.end[open.back()] <= call.start) {
+        while (!open.empty()) {
             emit(endNode(open.back()));
             open.pop_back();
         }
-        emit(startNode(call.event));
-        open.push_back(call.event);
-        last[rankIndex.at(capture.track(TrackId{call.track}).rank)].offer(endNode(call.event), call.end);
-    }
-    while (!open.empty()) {
-        emit(endNode(open.back()));
-        open.pop_back();
-    }
+    });
+    for (size_t item = 0; item < tracks.size(); ++item)
+        if (lastOfTrack[item].node != kNoNode)
+            last[rankIndex.at(capture.tracks[tracks[item]].rank)].offer(lastOfTrack[item].node, lastOfTrack[item].time);
 }
 
 // Where each stream's work is, for finding what a synchronization waited for.
@@ -304,28 +328,31 @@ void linkSyncs(const Capture& capture, const std::vector<DeviceWork>& devices,
     }
 }
 
-// The region and track of each path node's event: one pass over the rows.
+// The region and track of each path node's event: one pass over the rows. The events on a
+// path are numbered by their rank among them (a bit per event and a count per 64), so each
+// node finds its event's in constant time.
 void resolveNodes(const Capture& capture, std::vector<CriticalPath>& paths)
 {
-    std::vector<uint64_t> onPath((capture.events.size() + 63) / 64, 0);
+    const size_t words = (capture.events.size() + 63) / 64;
+    std::vector<uint64_t> onPath(words, 0);
     for (const CriticalPath& path : paths)
         for (const PathNode& node : path.nodes)
             onPath[node.event / 64] |= uint64_t(1) << (node.event % 64);
-    std::vector<std::pair<uint32_t, std::pair<uint32_t, TrackId>>> found; // event -> (region, track)
+    std::vector<uint32_t> before(words + 1, 0); // events on a path before each word
+    for (size_t w = 0; w < words; ++w)
+        before[w + 1] = before[w] + uint32_t(std::popcount(onPath[w]));
+    auto rankOf = [&](uint64_t event) {
+        const uint64_t below = (uint64_t(1) << (event % 64)) - 1;
+        return before[event / 64] + uint32_t(std::popcount(onPath[event / 64] & below));
+    };
+    std::vector<std::pair<uint32_t, TrackId>> found(before[words]); // by rank: (region, track)
     for (uint32_t r = 0; r < capture.rows.size(); ++r)
         for (const uint64_t i : capture.rowEvents(r))
             if (onPath[i / 64] & (uint64_t(1) << (i % 64)))
-                found.push_back({uint32_t(i), {capture.rows[r].region, capture.trackOfEvent(r, i)}});
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+                found[rankOf(i)] = {capture.rows[r].region, capture.trackOfEvent(r, i)};
     for (CriticalPath& path : paths)
-        for (PathNode& node : path.nodes) {
-            const auto it = std::lower_bound(found.begin(), found.end(), node.event,
-                                             [](const auto& f, uint32_t event) { return f.first < event; });
-            if (it != found.end() && it->first == node.event) {
-                node.region = it->second.first;
-                node.track = it->second.second;
-            }
-        }
+        for (PathNode& node : path.nodes)
+            std::tie(node.region, node.track) = found[rankOf(node.event)];
 }
 
 } // namespace
@@ -354,14 +381,21 @@ std::vector<CriticalPath> criticalPaths(const Capture& capture, const GpuWork& w
     linkSyncs(capture, work.devices, indexes, syncs, graph);
 
     const size_t nodes = 2 * capture.events.size();
+    std::vector<uint32_t> walked;
     for (const auto& [rank, index] : rankIndex) {
         CriticalPath path;
         path.rank = rank;
         // Back from the last node along the last arrivals (at most every node once: a
-        // damaged capture's equal times cannot make it go round).
-        for (uint32_t node = last[index].node; node != kNoNode && path.nodes.size() <= nodes; node = graph.pred(node))
-            path.nodes.push_back({node / 2, (node & 1) != 0, graph.time(node), graph.via(node), 0, {}});
-        std::reverse(path.nodes.begin(), path.nodes.end());
+        // damaged capture's equal times cannot make it go round), as node numbers; then the
+        // path in time order, allocated once.
+        walked.clear();
+        for (uint32_t node = last[index].node; node != kNoNode && walked.size() <= nodes; node = graph.pred(node))
+            walked.push_back(node);
+        path.nodes.resize(walked.size());
+        for (size_t i = 0; i < walked.size(); ++i) {
+            const uint32_t node = walked[walked.size() - 1 - i];
+            path.nodes[i] = {node / 2, (node & 1) != 0, graph.time(node), graph.via(node), 0, {}};
+        }
         for (size_t i = 1; i < path.nodes.size(); ++i) {
             // A hostile capture's times can swing by 2^61 ns: the sums stop at the limit.
             const int64_t step = std::max<int64_t>(0, subtractSaturating(path.nodes[i].timeNs, path.nodes[i - 1].timeNs));

@@ -5,6 +5,7 @@
 #include "support/isolated_settings.h"
 #include "app/capture_tab.h"
 #include "app/kernel_classes_dialog.h"
+#include "app/lane_layout_memory.h"
 #include "app/main_window.h"
 #include "app/recent_files.h"
 #include "support/pool_gate.h"
@@ -96,6 +97,7 @@ private slots:
     void themeAppliesToEveryWidget();
     void tabTitlesAreWholeAndDistinct();
     void kernelClassesAreCheckedAndRemembered();
+    void laneLayoutIsRememberedPerFile();
 };
 
 void TestMainWindow::initTestCase()
@@ -429,6 +431,51 @@ void TestMainWindow::kernelClassesAreCheckedAndRemembered()
     // A saved line that no longer parses leaves the defaults rather than half the classes.
     app::saveKernelClassSpecs({QStringLiteral("(")});
     QVERIFY(app::savedKernelClasses().isDefault());
+}
+
+// A lane the user moved to the top stays on top when the file is opened again in a later
+// session; another file keeps its own default; the default layout, asked for, is forgotten.
+void TestMainWindow::laneLayoutIsRememberedPerFile()
+{
+    const QString path = dataFile("kineto/tiny-two-streams.json.gz");
+    auto openTimeline = [&](RecordingMainWindow& window, const QString& file) -> views::TimelineView* {
+        window.openFile(file);
+        if (!QTest::qWaitFor([&] { return !window.isLoading(); }, kLoadTimeoutMs) || !window.currentTab()
+            || !window.currentTab()->view())
+            return nullptr;
+        views::TimelineView* timeline = window.currentTab()->view()->timeline();
+        return QTest::qWaitFor([&] { return timeline->frameUpToDate(); }, kLoadTimeoutMs) ? timeline : nullptr;
+    };
+    auto topLane = [](const views::TimelineView* timeline) {
+        const auto& lanes = timeline->drawList().lanes;
+        size_t top = 0;
+        for (size_t lane = 0; lane < lanes.size(); ++lane)
+            if (lanes[lane].y < lanes[top].y)
+                top = lane;
+        return top;
+    };
+    size_t last = 0;
+    {
+        RecordingMainWindow window;
+        QVERIFY(showActive(window));
+        views::TimelineView* timeline = openTimeline(window, path);
+        QVERIFY(timeline);
+        last = timeline->drawList().lanes.size() - 1;
+        QVERIFY(topLane(timeline) != last);
+        timeline->moveLane(uint32_t(last), views::TimelineView::kToTop);
+        QTRY_VERIFY(timeline->frameUpToDate());
+        QCOMPARE(topLane(timeline), last);
+    }
+    RecordingMainWindow window;
+    QVERIFY(showActive(window));
+    views::TimelineView* timeline = openTimeline(window, path);
+    QVERIFY(timeline);
+    QCOMPARE(topLane(timeline), last);
+    views::TimelineView* other = openTimeline(window, dataFile("kineto/a100-simple-add.json.gz"));
+    QVERIFY(other && other != timeline);
+    QVERIFY(app::rememberedLaneLayout(app::fileLayoutKey(dataFile("kineto/a100-simple-add.json.gz"))) == std::nullopt);
+    timeline->useDefaultLayout();
+    QVERIFY(!app::rememberedLaneLayout(app::fileLayoutKey(path)));
 }
 
 #include "tst_main_window.moc"

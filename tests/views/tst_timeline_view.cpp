@@ -452,6 +452,85 @@ private slots:
         QVERIFY(view.findNext(true));
     }
 
+    // A layout the user chose (a lane moved to the top, one folded) is said, survives JSON,
+    // and a view that remembers it shows the next capture of those lanes so, through live
+    // updates too, until the default layout is asked for.
+    void aChosenLaneLayoutIsRemembered()
+    {
+        SPANSCOPE_LOAD(loaded, writeThreadedFile());
+        auto index = model::TimelineIndex::build(*loaded.capture);
+        uint32_t main = UINT32_MAX, worker = UINT32_MAX;
+        for (uint32_t lane = 0; lane < index->lanes().size(); ++lane)
+            (index->lanes()[lane].title.find("worker") != std::string::npos ? worker : main) = lane;
+        QVERIFY(main != UINT32_MAX && worker != UINT32_MAX);
+        views::TimelineView chooser;
+        chooser.resize(800, 400);
+        chooser.setCapture(loaded.capture, index);
+        QSignalSpy chosen(&chooser, &views::TimelineView::laneLayoutChosen);
+        chooser.moveLane(worker, views::TimelineView::kToTop);
+        chooser.toggleLane(main);
+        QCOMPARE(chosen.count(), 2);
+        const auto parsed = views::LaneLayout::fromJson(chooser.laneLayout().toJson());
+        QVERIFY(parsed);
+        QCOMPARE(parsed->order, (std::vector<std::string>{index->lanes()[worker].title, index->lanes()[main].title}));
+        QCOMPARE(parsed->folded.at(index->lanes()[main].title), true);
+        QCOMPARE(parsed->folded.at(index->lanes()[worker].title), false);
+
+        views::TimelineView view;
+        view.resize(800, 400);
+        view.setRememberedLayout(*parsed);
+        view.setCapture(loaded.capture, model::TimelineIndex::build(*loaded.capture));
+        auto check = [&](bool remembered) {
+            if (!QTest::qWaitFor([&] { return view.frameUpToDate(); }))
+                return false;
+            const auto& lanes = view.drawList().lanes;
+            return (lanes[worker].y < lanes[main].y) == remembered && lanes[main].collapsed == remembered;
+        };
+        QVERIFY(check(true));
+        view.updateCapture(loaded.capture, model::TimelineIndex::build(*loaded.capture));
+        QVERIFY(check(true));
+        QSignalSpy forgotten(&view, &views::TimelineView::laneLayoutForgotten);
+        view.useDefaultLayout();
+        QCOMPARE(forgotten.count(), 1);
+        QVERIFY(check(false));
+        view.setCapture(loaded.capture, model::TimelineIndex::build(*loaded.capture)); // a reload
+        QVERIFY(check(false));
+    }
+
+    // Lanes are matched by title, the n-th of a title to the n-th place of it; lanes the
+    // layout does not name keep their order after it; what is not a layout is refused, and
+    // entries of the wrong type are skipped.
+    void laneLayoutsApplyByTitle()
+    {
+        std::vector<model::TimelineLane> lanes(4);
+        lanes[0].title = "a";
+        lanes[1].title = "b";
+        lanes[2].title = "a";
+        lanes[3].title = "c";
+        views::LaneLayout layout;
+        layout.order = {"a", "gone", "c", "a", "a"};
+        layout.folded = {{"c", true}};
+        layout.rowLimit = {{"a", 3}};
+        std::vector<uint32_t> order{3, 2, 1, 0};
+        std::vector<bool> collapsed;
+        std::vector<uint16_t> rowLimit;
+        layout.applyTo(lanes, order, collapsed, rowLimit);
+        QCOMPARE(order, (std::vector<uint32_t>{2, 3, 0, 1}));
+        QCOMPARE(collapsed, (std::vector<bool>{false, false, false, true}));
+        QCOMPARE(rowLimit, (std::vector<uint16_t>{3, 0, 3, 0}));
+
+        QVERIFY(!views::LaneLayout::fromJson("[1, 2]"));
+        QVERIFY(!views::LaneLayout::fromJson("{\"order\": "));
+        const auto odd = views::LaneLayout::fromJson(
+            R"({"order": [1, "x", null], "folded": "x", "rows": {"x": -1, "y": 2.5, "z": 3, "w": 1e9}})");
+        QVERIFY(odd);
+        QCOMPARE(odd->order, std::vector<std::string>{"x"});
+        QCOMPARE(odd->folded.size(), size_t(1));
+        QCOMPARE(odd->folded.at("x"), false);
+        QCOMPARE(odd->rowLimit.size(), size_t(1));
+        QCOMPARE(odd->rowLimit.at("z"), uint16_t(3));
+    }
+
     void emptyCaptureShowsMessage()
     {
         views::TimelineView view;

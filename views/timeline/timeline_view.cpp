@@ -101,16 +101,7 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
         setCapture(std::move(capture), std::move(index));
         return;
     }
-    std::unordered_map<std::string, bool> collapsed;
-    std::unordered_map<std::string, uint16_t> rowLimit;
-    for (size_t lane = 0; lane < m_collapsed.size(); ++lane) {
-        collapsed[m_index->lanes()[lane].title] = m_collapsed[lane];
-        rowLimit[m_index->lanes()[lane].title] = lane < m_rowLimit.size() ? m_rowLimit[lane] : 0;
-    }
-    std::vector<std::string> orderTitles; // the lanes' order, by title
-    for (const uint32_t lane : m_order)
-        if (lane < m_index->lanes().size())
-            orderTitles.push_back(m_index->lanes()[lane].title);
+    const LaneLayout carried = LaneLayout::of(m_index->lanes(), m_order, m_collapsed, m_rowLimit);
     std::optional<int64_t> selectedStart;
     if (m_selected)
         selectedStart = m_capture->events.start[*m_selected];
@@ -119,23 +110,11 @@ void TimelineView::updateCapture(std::shared_ptr<const model::Capture> capture,
     m_index = std::move(index);
     m_search.reset();
     m_regionPalette = RegionPalette::of(*m_capture, m_regionPalette.get()); // drawn regions keep their colours
-    const auto& lanes = m_index->lanes();
-    m_collapsed.assign(lanes.size(), false);
-    for (size_t lane = 0; lane < lanes.size(); ++lane)
-        if (auto it = collapsed.find(lanes[lane].title); it != collapsed.end())
-            m_collapsed[lane] = it->second;
-    m_hidden.assign(lanes.size(), false);
-    m_rowLimit.assign(lanes.size(), 0);
-    for (size_t lane = 0; lane < lanes.size(); ++lane)
-        if (auto it = rowLimit.find(lanes[lane].title); it != rowLimit.end())
-            m_rowLimit[lane] = it->second;
-    std::unordered_map<std::string, uint32_t> laneOfTitle;
-    for (uint32_t lane = 0; lane < lanes.size(); ++lane)
-        laneOfTitle.emplace(lanes[lane].title, lane);
+    m_collapsed.assign(m_index->lanes().size(), false);
+    m_hidden.assign(m_collapsed.size(), false);
+    m_rowLimit.assign(m_collapsed.size(), 0);
     m_order.clear();
-    for (const std::string& title : orderTitles)
-        if (auto it = laneOfTitle.find(title); it != laneOfTitle.end())
-            m_order.push_back(it->second);
+    carried.applyTo(m_index->lanes(), m_order, m_collapsed, m_rowLimit);
     applyDefaultLayout(); // until the user chose a layout, new lanes (a GPU's first work) take theirs
     setLaneFilter(m_laneFilter);
     if (m_selected && (*m_selected >= m_capture->events.size() ||
@@ -194,8 +173,7 @@ void TimelineView::setCollapsedAll(bool collapsed)
     std::fill(m_collapsed.begin(), m_collapsed.end(), collapsed);
     if (!collapsed)
         std::fill(m_rowLimit.begin(), m_rowLimit.end(), uint16_t(0));
-    m_layoutChosen = true;
-    requestFrame();
+    chooseLayout();
 }
 
 void TimelineView::setHighlightRegion(int region)

@@ -9,6 +9,7 @@
 #include "model/timeline/draw_list.h"
 #include "model/timeline/range_contents.h"
 #include "model/timeline/timeline_index.h"
+#include "lane_layout.h"
 #include "timeline_painter.h"
 #include "timeline_zoom.h"
 
@@ -66,6 +67,18 @@ public:
     // Shows only lanes whose title matches (an empty pattern shows all).
     void setLaneFilter(const QRegularExpression& pattern);
     void setCollapsedAll(bool collapsed);
+    // The lanes' order, folds and row limits as shown.
+    LaneLayout laneLayout() const;
+    // A layout the user chose for lanes of these titles before (an earlier session, another
+    // recording of the program): every capture this view shows takes it in place of the
+    // default, until the user changes it or asks for the default layout.
+    void setRememberedLayout(LaneLayout layout);
+    // Asks for the default layout and forgets the remembered one (laneLayoutForgotten).
+    void useDefaultLayout();
+    // What a lane's header click and its menu do (lane: of the index).
+    void toggleLane(uint32_t lane);
+    static constexpr int kToTop = 0; // moveLane's `where`: to the top, -1 up, +1 down
+    void moveLane(uint32_t lane, int where);
     // Draws a critical path (the GPU tab's "Show on timeline") over the lanes; null: none.
     void setCriticalPath(std::shared_ptr<const model::analysis::CriticalPath> path);
     const std::shared_ptr<const model::analysis::CriticalPath>& criticalPath() const { return m_criticalPath; }
@@ -104,6 +117,10 @@ public:
 signals:
     void callSelected(quint32 event); // the user picked a call
     void frameReady();
+    // The user folded, unfolded, moved a lane or changed its rows: laneLayout() is theirs.
+    void laneLayoutChosen();
+    // The user asked for the default layout: what was remembered is of no use.
+    void laneLayoutForgotten();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -144,11 +161,10 @@ private:
     int64_t timeOrigin() const;
     QString timeText(int64_t t) const;
     int64_t selfTime(uint32_t lane, uint16_t depth, uint32_t event) const;
-    void toggleLane(uint32_t lane);
     // Lanes (timeline_view_lanes.cpp).
     void applyDefaultLayout();
-    static constexpr int kToTop = 0; // moveLane's `where`: to the top, -1 up, +1 down
-    void moveLane(uint32_t lane, int where);
+    void defaultLayout();
+    void chooseLayout(); // the user changed the layout: keep it, remember it, say so
     void revealLane(uint32_t event);
     void addLaneActions(QMenu& menu, uint32_t lane);
 
@@ -175,6 +191,7 @@ private:
     std::vector<uint32_t> m_order;    // lanes top to bottom; empty: the index's order
     std::vector<uint16_t> m_rowLimit; // per lane: rows shown at most, 0 = all
     bool m_layoutChosen = false;      // the user folded or moved a lane: no default layout
+    LaneLayout m_remembered;          // applied over the default layout; empty = none
 
     bool m_absoluteTime = false;
     bool m_allFlows = false;

@@ -172,8 +172,7 @@ void TimelineView::toggleLane(uint32_t lane)
     if (lane >= m_collapsed.size())
         return;
     m_collapsed[lane] = !m_collapsed[lane];
-    m_layoutChosen = true;
-    requestFrame();
+    chooseLayout();
 }
 
 void TimelineView::zoomToSelection()

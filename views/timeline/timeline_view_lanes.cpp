@@ -4,7 +4,8 @@
 // lanes and every other lane folded to its header and busy strip; stream lanes fold too
 // (the least busy first) when even that does not fit. The default
 // follows the view's height until the user folds or moves a lane; from then on their
-// layout is kept (also through live updates, by lane title).
+// layout is kept (also through live updates, by lane title) and offered to be remembered
+// (laneLayoutChosen): a remembered layout is laid over the default of every later capture.
 #include "timeline_view.h"
 
 #include "model/gpu/gpu_counters.h"
@@ -32,6 +33,43 @@ void TimelineView::applyDefaultLayout()
 {
     if (m_layoutChosen || !m_capture || !m_index)
         return;
+    defaultLayout();
+    if (!m_remembered.empty())
+        m_remembered.applyTo(m_index->lanes(), m_order, m_collapsed, m_rowLimit);
+}
+
+LaneLayout TimelineView::laneLayout() const
+{
+    return m_index ? LaneLayout::of(m_index->lanes(), m_order, m_collapsed, m_rowLimit) : LaneLayout{};
+}
+
+void TimelineView::setRememberedLayout(LaneLayout layout)
+{
+    m_remembered = std::move(layout);
+    applyDefaultLayout();
+    requestFrame();
+}
+
+void TimelineView::useDefaultLayout()
+{
+    m_layoutChosen = false;
+    m_remembered = {};
+    applyDefaultLayout();
+    requestFrame();
+    emit laneLayoutForgotten();
+}
+
+void TimelineView::chooseLayout()
+{
+    m_layoutChosen = true;
+    if (m_index)
+        m_remembered = laneLayout(); // a reload of the capture in this view keeps it too
+    requestFrame();
+    emit laneLayoutChosen();
+}
+
+void TimelineView::defaultLayout()
+{
     const auto& lanes = m_index->lanes();
     std::vector<uint32_t> gpu, rest, utilization, queues;
     int64_t busiest = -1;
@@ -54,9 +92,9 @@ void TimelineView::applyDefaultLayout()
     }
     m_order.clear();
     m_rowLimit.assign(lanes.size(), 0);
+    m_collapsed.assign(lanes.size(), false);
     if (gpu.empty())
-        return; // CPU captures: every lane as the index orders it, all rows
-    std::fill(m_collapsed.begin(), m_collapsed.end(), false);
+        return; // CPU captures: every lane as the index orders it, unfolded, all rows
     // Each GPU's utilization over its streams, the busiest thread, then the streams' queues
     // (folded: their strips) and the rest.
     m_order = utilization;
@@ -139,8 +177,7 @@ void TimelineView::moveLane(uint32_t lane, int where)
     const size_t to = where == kToTop ? 0 : where < 0 ? (at == 0 ? 0 : at - 1) : std::min(order.size(), at + 1);
     order.insert(order.begin() + std::ptrdiff_t(to), lane);
     m_order = std::move(order);
-    m_layoutChosen = true;
-    requestFrame();
+    chooseLayout();
 }
 
 void TimelineView::revealLane(uint32_t event)
@@ -184,14 +221,9 @@ void TimelineView::addLaneActions(QMenu& menu, uint32_t lane)
     if (size_t(lane) < m_rowLimit.size() && m_rowLimit[lane] > 0)
         menu.addAction(tr("Show every nesting row"), this, [this, lane] {
             m_rowLimit[lane] = 0;
-            m_layoutChosen = true;
-            requestFrame();
+            chooseLayout();
         });
-    menu.addAction(tr("Default lane layout"), this, [this] {
-        m_layoutChosen = false;
-        applyDefaultLayout();
-        requestFrame();
-    });
+    menu.addAction(tr("Default lane layout"), this, &TimelineView::useDefaultLayout);
 }
 
 } // namespace spanscope::views
