@@ -9,7 +9,7 @@ packages=(
   libsimdjson-dev libdeflate-dev
   libbenchmark-dev
   help2man dpkg-dev appstream desktop-file-utils
-  clang libclang-rt-dev
+  clang libclang-rt-dev lld
 )
 
 missing=()
