@@ -590,7 +590,11 @@ void CaptureView::fitLayout()
     if (!m_timeline->isHidden()) {
         // Half at most; less in a short window, where the table and plots need the room.
         const int most = total * (total < 640 ? 40 : 50) / 100;
+        m_timeline->setFitHeight(most); // a GPU-first layout folds lanes to fit it
         timeline = std::clamp(m_timeline->fullHeight(), std::min(kMinTimelineHeight, most), most);
+        // GPU first: every device's streams and the busiest thread stay in view, folded,
+        // even where that takes more (up to 60 %: the GPU page under it keeps the rest).
+        timeline = std::max(timeline, std::min(m_timeline->essentialHeight(), total * 60 / 100));
     }
     const int bottom = total - timeline;
     m_verticalSplitter->setSizes({timeline, bottom});

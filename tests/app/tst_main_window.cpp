@@ -9,6 +9,7 @@
 #include "app/main_window.h"
 #include "app/recent_files.h"
 #include "support/pool_gate.h"
+#include "support/screenshots.h"
 #include "views/capture_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/plots/plot_frame.h"
@@ -94,6 +95,7 @@ private slots:
     void dropOpensFiles();
     void remembersSettings();
     void layoutGivesEveryPartRoom();
+    void gpuTraceOpensWithEveryStreamInView();
     void themeAppliesToEveryWidget();
     void tabTitlesAreWholeAndDistinct();
     void kernelClassesAreCheckedAndRemembered();
@@ -356,6 +358,56 @@ void TestMainWindow::layoutGivesEveryPartRoom()
         QVERIFY2(rowsShown >= std::min(6, size.height() >= 900 ? 6 : 4), qPrintable(at + ": rows " + QString::number(rowsShown)));
         QVERIFY2(view->sideTabs()->height() >= (size.height() >= 900 ? views::CaptureView::kMinPlotHeight : 150),
                  qPrintable(at + ": tabs " + QString::number(view->sideTabs()->height())));
+    }
+}
+
+// A GPU trace opened in the window, as a user opens it: every stream of its device and its
+// busiest CPU thread are in the timeline's view, at 1400x900 and at 1000x700, with the GPU
+// page under it keeping real room.
+void TestMainWindow::gpuTraceOpensWithEveryStreamInView()
+{
+    for (const QSize size : {QSize(1400, 900), QSize(1000, 700)}) {
+        RecordingMainWindow window;
+        window.resize(size);
+        QVERIFY(showActive(window));
+        window.openFile(dataFile("kineto/sampled-five-streams.json.gz"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        views::CaptureView* view = window.currentTab()->view();
+        views::TimelineView* timeline = view->timeline();
+        const QString at = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        const auto& capture = *view->capture();
+        // What is not in view, "" when all is (the window settles its layout in steps).
+        auto missing = [&]() -> QString {
+            if (!timeline->frameUpToDate())
+                return QStringLiteral("no frame yet");
+            const auto& list = timeline->drawList();
+            const int height = timeline->laneArea().height();
+            int streams = 0;
+            int busiest = -1;
+            uint64_t busiestCalls = 0;
+            for (size_t lane = 0; lane < list.lanes.size(); ++lane) {
+                const model::TimelineLane& info = timeline->index()->lanes()[lane];
+                const model::Track& track = capture.track(info.track);
+                if (track.kind == model::TrackKind::GpuStream && track.inferredLane == 0) {
+                    ++streams;
+                    if (list.lanes[lane].y < 0 || list.lanes[lane].y + 10 >= height)
+                        return QStringLiteral("a stream lane at %1 of %2").arg(list.lanes[lane].y).arg(height);
+                }
+                if (track.kind == model::TrackKind::Thread && info.calls > busiestCalls) {
+                    busiestCalls = info.calls;
+                    busiest = int(lane);
+                }
+            }
+            if (streams < 5 || busiest < 0)
+                return QStringLiteral("%1 streams, busiest thread %2").arg(streams).arg(busiest);
+            const auto& thread = list.lanes[size_t(busiest)];
+            if (thread.collapsed || thread.y + 30 >= height)
+                return QStringLiteral("the busiest thread at %1 of %2 (timeline %3, essential %4, pages %5)").arg(thread.y).arg(height).arg(timeline->height()).arg(timeline->essentialHeight()).arg(view->pages()->height());
+            return {};
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(missing().isEmpty(), qPrintable(at + ": " + missing()), kLoadTimeoutMs);
+        QVERIFY2(view->pages()->height() >= size.height() * 30 / 100, qPrintable(at));
+        spanscope::testing::saveScreenshot(window, QStringLiteral("gpu-window-") + at);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -177,7 +178,14 @@ GpuView::GpuView(QWidget* parent) : QWidget(parent), m_job(new LatestJob(this))
     parts->setStretchFactor(1, 1);
     parts->setChildrenCollapsible(false);
     layout->addWidget(parts, 1);
-    m_stack->addWidget(page);
+    // In a short window the page scrolls rather than hold the timeline above it to less
+    // than its GPU-first lanes need (CaptureView::fitLayout).
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("gpuPageScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(page);
+    m_stack->addWidget(scroll);
 
     connect(m_devices, &QComboBox::currentIndexChanged, this, [this] {
         showDevice();

@@ -14,8 +14,6 @@ namespace spanscope::views {
 
 namespace {
 
-constexpr int kScrollBarExtent = 14;
-
 // Where the calls are, per pixel column of the whole run, from a frame of the whole run:
 // calls per column (folded blocks spread their count over their width), square-root
 // scaled to 0..1 so sparse regions still show. What the overview strip draws.
@@ -192,7 +190,11 @@ QRect TimelineView::laneArea() const
 
 int TimelineView::fullHeight() const
 {
-    const int lanes = m_index ? model::contentHeight(*m_index, viewport()) : 0;
+    return fullHeight(m_index ? model::contentHeight(*m_index, viewport()) : 0);
+}
+
+int TimelineView::fullHeight(int lanes) const
+{
     return std::max(minimumHeight(), kRulerHeight + lanes + kOverviewHeight + kScrollBarExtent + 2);
 }
 

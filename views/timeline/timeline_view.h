@@ -41,6 +41,7 @@ public:
     void updateCapture(std::shared_ptr<const model::Capture> capture,
                        std::shared_ptr<const model::TimelineIndex> index);
     TimelineZoom* zoom() { return &m_zoom; }
+    const std::shared_ptr<const model::TimelineIndex>& index() const { return m_index; }
 
     // Dark lane colours. Follows the widget palette by itself (the application's theme).
     void setDarkPalette(bool dark);
@@ -108,11 +109,19 @@ public:
     // The height that shows every lane without scrolling, ruler, overview and scroll bar
     // included (at least the minimum height): for layouts that size the view to fit.
     int fullHeight() const;
+    // The height that shows the lanes a GPU-first default layout must keep in view (each
+    // device's utilization and streams, the busiest CPU thread) as laid out now; 0 when no
+    // such layout is shown (a CPU capture, the user's own layout).
+    int essentialHeight() const;
+    // The most a container would give this view to fit its lanes: the default layout folds
+    // and shortens lanes until its essential ones fit that (or the view as it is, if taller).
+    void setFitHeight(int height);
     // Where the lanes are drawn, in widget coordinates (draw-list x and y start there).
     QRect laneArea() const;
 
     static constexpr int kRulerHeight = 24;
     static constexpr int kOverviewHeight = 30;
+    static constexpr int kScrollBarExtent = 14;
 
 signals:
     void callSelected(quint32 event); // the user picked a call
@@ -164,6 +173,8 @@ private:
     // Lanes (timeline_view_lanes.cpp).
     void applyDefaultLayout();
     void defaultLayout();
+    int fullHeight(int lanesHeight) const; // with the ruler, overview and scroll bar
+    int lanesHeight(size_t count) const;   // of the first `count` lanes in order, as laid out
     void chooseLayout(); // the user changed the layout: keep it, remember it, say so
     void revealLane(uint32_t event);
     void addLaneActions(QMenu& menu, uint32_t lane);
@@ -192,6 +203,8 @@ private:
     std::vector<uint16_t> m_rowLimit; // per lane: rows shown at most, 0 = all
     bool m_layoutChosen = false;      // the user folded or moved a lane: no default layout
     LaneLayout m_remembered;          // applied over the default layout; empty = none
+    int m_fitHeight = 0;              // setFitHeight's; 0 = none given
+    size_t m_essentialLanes = 0;      // the first lanes in order the default layout must show
 
     bool m_absoluteTime = false;
     bool m_allFlows = false;

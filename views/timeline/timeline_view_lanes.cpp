@@ -34,8 +34,42 @@ void TimelineView::applyDefaultLayout()
     if (m_layoutChosen || !m_capture || !m_index)
         return;
     defaultLayout();
-    if (!m_remembered.empty())
+    if (!m_remembered.empty()) {
         m_remembered.applyTo(m_index->lanes(), m_order, m_collapsed, m_rowLimit);
+        m_essentialLanes = 0; // the user's layout says what they want in view
+    }
+}
+
+void TimelineView::setFitHeight(int height)
+{
+    if (height == m_fitHeight)
+        return;
+    m_fitHeight = height;
+    applyDefaultLayout();
+    requestFrame();
+}
+
+int TimelineView::lanesHeight(size_t count) const
+{
+    if (!m_index)
+        return 0;
+    const model::TimelineViewport v = viewport();
+    const auto& lanes = m_index->lanes();
+    const std::vector<uint32_t> order = v.laneOrder(lanes.size());
+    int h = 0;
+    for (size_t i = 0; i < count && i < order.size(); ++i) {
+        const uint32_t lane = order[i];
+        if (v.isHidden(lane))
+            continue;
+        const int rows = v.isCollapsed(lane) ? 0 : model::shownRowCount(lanes[lane], lane, v);
+        h += v.headerHeight + rows * v.rowHeight + v.laneGap;
+    }
+    return h;
+}
+
+int TimelineView::essentialHeight() const
+{
+    return m_essentialLanes == 0 || m_layoutChosen ? 0 : fullHeight(lanesHeight(m_essentialLanes));
 }
 
 LaneLayout TimelineView::laneLayout() const
@@ -93,6 +127,7 @@ void TimelineView::defaultLayout()
     m_order.clear();
     m_rowLimit.assign(lanes.size(), 0);
     m_collapsed.assign(lanes.size(), false);
+    m_essentialLanes = 0;
     if (gpu.empty())
         return; // CPU captures: every lane as the index orders it, unfolded, all rows
     // Each GPU's utilization over its streams, the busiest thread, then the streams' queues
@@ -124,24 +159,14 @@ void TimelineView::defaultLayout()
     std::stable_sort(streams.begin(), streams.end(),
                      [&](uint32_t a, uint32_t b) { return lanes[a].calls < lanes[b].calls; });
 
-    // Room: the lane area as laid out now, or, when the window would give the timeline more
-    // (a capture view gives it up to about half its height to fit its lanes), that.
-    const int chrome = kRulerHeight + kOverviewHeight + 16;
-    const int windowRoom = window() && window() != this ? window()->height() * 45 / 100 - chrome : 0;
-    const int room = std::max({laneArea().height(), windowRoom, 160});
-    // The height of what must be in view: the GPU lanes and the busiest thread (the queues
-    // and other lanes under them may scroll).
-    const size_t mustShow = utilization.size() + gpu.size() + (busiest >= 0 ? 1 : 0);
-    auto height = [&] {
-        const model::TimelineViewport v = viewport();
-        int h = 0;
-        for (size_t i = 0; i < mustShow && i < m_order.size(); ++i) {
-            const uint32_t lane = m_order[i];
-            const int rows = v.isCollapsed(lane) ? 0 : model::shownRowCount(lanes[lane], lane, v);
-            h += v.headerHeight + rows * v.rowHeight + v.laneGap;
-        }
-        return h;
-    };
+    // Room: the lane area as laid out now, or, when the container would give the timeline
+    // more to fit its lanes (setFitHeight), that.
+    const int chrome = kRulerHeight + kOverviewHeight + kScrollBarExtent + 2; // as fullHeight() counts
+    const int room = std::max({laneArea().height(), m_fitHeight - chrome, 160});
+    // What must be in view: the GPU lanes and the busiest thread (the queues and other lanes
+    // under them may scroll).
+    m_essentialLanes = utilization.size() + gpu.size() + (busiest >= 0 ? 1 : 0);
+    auto height = [&] { return lanesHeight(m_essentialLanes); };
     auto busiestRows = [&](int rows) {
         if (busiest >= 0)
             m_rowLimit[size_t(busiest)] = uint16_t(std::max(1, rows));
