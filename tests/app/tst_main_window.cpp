@@ -71,6 +71,17 @@ bool showActive(QWidget& window)
     return QTest::qWaitForWindowActive(&window);
 }
 
+// Shows `window` at `size`, opens the test file `file` in it and waits for its load; true
+// once loaded.
+bool openAtSize(RecordingMainWindow& window, QSize size, const char* file)
+{
+    window.resize(size);
+    if (!showActive(window))
+        return false;
+    window.openFile(dataFile(file));
+    return QTest::qWaitFor([&] { return !window.isLoading(); }, kLoadTimeoutMs);
+}
+
 int findRegionRow(const QAbstractItemModel& model, const QString& name, int rank = -1)
 {
     for (int row = 0; row < model.rowCount(); ++row)
@@ -344,10 +355,7 @@ void TestMainWindow::layoutGivesEveryPartRoom()
 {
     for (const QSize size : {QSize(1400, 900), QSize(1000, 700)}) {
         RecordingMainWindow window;
-        window.resize(size);
-        QVERIFY(showActive(window));
-        window.openFile(dataFile("scope-profiler/solver-2rank.h5"));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        QVERIFY(openAtSize(window, size, "scope-profiler/solver-2rank.h5"));
         views::CaptureView* view = window.currentTab()->view();
         QCoreApplication::processEvents();
         QVERIFY(!view->layoutChosenByUser());
@@ -368,10 +376,7 @@ void TestMainWindow::gpuTraceOpensWithEveryStreamInView()
 {
     for (const QSize size : {QSize(1400, 900), QSize(1000, 700)}) {
         RecordingMainWindow window;
-        window.resize(size);
-        QVERIFY(showActive(window));
-        window.openFile(dataFile("kineto/sampled-five-streams.json.gz"));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kLoadTimeoutMs);
+        QVERIFY(openAtSize(window, size, "kineto/sampled-five-streams.json.gz"));
         views::CaptureView* view = window.currentTab()->view();
         views::TimelineView* timeline = view->timeline();
         const QString at = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
