@@ -34,8 +34,10 @@ std::optional<LoadedCapture> analyzeCapture(std::shared_ptr<Capture> capture,
     if (!computeNesting(*capture, progress.sub(0.0, 0.5), options.timeline ? &timeline : nullptr, nesting))
         return std::nullopt;
     addImpliedAllocationCounters(*capture); // tracks exist now; the timeline index reads them
-    if (options.timeline && options.gpuLanes)
-        addGpuCounters(*capture); // each GPU's utilization and each stream's queue, as lanes
+    // Each GPU's utilization and each stream's queue, as lanes (a live snapshot brings its
+    // own, made as its work came: model/gpu/gpu_lanes.h).
+    if (options.timeline)
+        addGpuCounters(*capture);
 
     auto summary = summarizeCapture(*capture, progress.sub(0.5, 1.0));
     if (!summary)

@@ -26,11 +26,6 @@ struct LoadOptions
 {
     bool timeline = false; // also build the timeline index (12 bytes per call)
     bool keepArgs = true;  // Chrome traces: keep each event's args (the CLI's summary does not)
-    // With the timeline: the GPU's derived lanes too (utilization, queues:
-    // model/gpu/gpu_counters.h). A live capture's updates leave them out — O(A log A) for A
-    // activities each time, where an update of a 10 M-call CUDA job has ~40 ms in all — and
-    // its final snapshot has them.
-    bool gpuLanes = true;
 };
 
 // Reads any file spanscope opens, by its content: HDF5 region files and spanscope

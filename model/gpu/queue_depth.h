@@ -4,21 +4,20 @@
 // (docs/gpu-analyses.md, max_queue). One walk for the analyses' max_queue and the queue lane.
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace spanscope::model {
 
-// `activityStarts` ascending, `launchStarts` any order (sorted here), one each per activity
-// that has a launch. Calls emit(time, depth) once per time at which the depth changes, with
-// the depth after every change at that time (its starts leave before its launches join, so
-// that is the most it is at t). O(n log n).
-template <typename Emit>
-void walkQueueDepth(std::vector<int64_t>& launchStarts, const std::vector<int64_t>& activityStarts, Emit emit)
+// The walk over ascending `launchStarts` from index i and ascending `activityStarts` from
+// index j, at a time before which the depth was `depth` (i and j the first launch and start
+// at or after it): emit(time, depth) once per time at which something changes, with the
+// depth after every change at that time. Any arrays with size() and operator[]. O(n).
+template <typename Launches, typename Starts, typename Emit>
+void walkSortedQueueDepth(const Launches& launchStarts, size_t i, const Starts& activityStarts, size_t j,
+                          int64_t depth, Emit emit)
 {
-    std::sort(launchStarts.begin(), launchStarts.end());
-    int64_t depth = 0;
-    size_t i = 0, j = 0;
     while (i < launchStarts.size() || j < activityStarts.size()) {
         const bool start = j < activityStarts.size() && (i == launchStarts.size() || activityStarts[j] <= launchStarts[i]);
         const int64_t t = start ? activityStarts[j] : launchStarts[i];
@@ -33,6 +32,15 @@ void walkQueueDepth(std::vector<int64_t>& launchStarts, const std::vector<int64_
         }
         emit(t, depth); // the most it is at t: its starts leave before its launches join
     }
+}
+
+// `activityStarts` ascending, `launchStarts` any order (sorted here), one each per activity
+// that has a launch: the whole walk. O(n log n).
+template <typename Emit>
+void walkQueueDepth(std::vector<int64_t>& launchStarts, const std::vector<int64_t>& activityStarts, Emit emit)
+{
+    std::sort(launchStarts.begin(), launchStarts.end());
+    walkSortedQueueDepth(launchStarts, 0, activityStarts, 0, 0, emit);
 }
 
 } // namespace spanscope::model

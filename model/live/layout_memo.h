@@ -4,6 +4,7 @@
 // (docs/live-updates.md).
 
 #include "../capture.h"
+#include "../gpu/gpu_lanes.h"
 #include "../stats/row_durations.h"
 #include "launch_table.h"
 #include "nesting_list_stores.h"
@@ -118,6 +119,7 @@ struct LayoutMemo
         Column<uint32_t> previousWork;
         uint64_t work = 0;
         GpuActivityTable activities; // shares its chunks with the snapshot's
+        GpuLaneBuilder lanes;        // the GPU's derived lanes, as far as the work taken in
         FlowTable flows;
         FlowTimes flowTimes;
         // The GPU time of CPU calls (model/gpu/launch_gpu_time.h), kept so that an update

@@ -302,9 +302,7 @@ void LiveIngest::analysisLoop()
         m_changed.notify_all();
         const auto started = Clock::now();
         auto update = std::make_shared<LiveUpdate>();
-        // The GPU's derived lanes only once the job has ended (see LoadOptions::gpuLanes).
-        auto analyzed = analyzeCapture(pending->frozen->build(), ProgressRange(nullptr, 0, 1),
-                                       liveUpdateOptions(pending->final));
+        auto analyzed = analyzeCapture(pending->frozen->build(), ProgressRange(nullptr, 0, 1), liveUpdateOptions());
         if (analyzed)
             update->loaded = std::move(*analyzed);
         update->counts = pending->counts;

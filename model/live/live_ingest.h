@@ -55,13 +55,11 @@ struct LiveIngestOptions
     std::string socketParent;
 };
 
-// How a live capture's snapshots are analysed: with the timeline index, and the GPU's derived
-// lanes only in the final one (LoadOptions::gpuLanes).
-inline LoadOptions liveUpdateOptions(bool final)
+// How a live capture's snapshots are analysed: with the timeline index.
+inline LoadOptions liveUpdateOptions()
 {
     LoadOptions options;
     options.timeline = true;
-    options.gpuLanes = final;
     return options;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace spanscope::model::live {
 
@@ -405,8 +406,26 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             if (tables.launches.offer(work.correlation, work.call, work.detail == uint32_t(CudaApiKind::Runtime), &before))
                 launchChanges.ids.emplace_back(work.correlation, before); // relaunched
         }
-    for (const auto& [correlation, before] : launchChanges.ids)
+    // The GPU's derived lanes (model/gpu/gpu_lanes.h) take in what changed: each activity
+    // taken in before whose launch changed, from the launch it had at the last update (an
+    // id's first change here names it), then the activities that arrived since.
+    auto launchStart = [&](uint32_t call) {
+        return call == LaunchTable::kNone ? GpuLaneBuilder::kNoLaunch : m_calls[call].start;
+    };
+    auto laneOf = [&](const GpuWork& w) -> const TrackOwner& { return m_trackOwners[w.track]; };
+    std::unordered_set<uint32_t> relaunched;
+    for (const auto& [correlation, before] : launchChanges.ids) {
         workNaming(correlation, [&](uint32_t work) { flowsChanged.emplace_back(work, UINT32_MAX); });
+        if (!relaunched.insert(correlation).second)
+            continue;
+        const uint32_t now = tables.launches.find(correlation);
+        workNaming(correlation, [&](uint32_t work) {
+            const GpuWork& w = m_gpuWork[work];
+            const TrackOwner& lane = laneOf(w);
+            tables.lanes.relaunch(0, lane.device, lane.stream, m_calls[w.call].start, launchStart(before),
+                                  launchStart(now));
+        });
+    }
     // Each piece of work's flow changes once: where it moved, from its event then.
     std::sort(flowsChanged.begin(), flowsChanged.end());
     for (size_t i = 0; i < flowsChanged.size(); ++i) {
@@ -432,6 +451,9 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
             continue;
         tables.previousWork[i] = tables.launches.addWork(w.correlation, uint32_t(i));
         addedActivities.push_back(activity(w, eventOf[w.call]));
+        const TrackOwner& lane = laneOf(w);
+        tables.lanes.addActivity(0, lane.device, lane.stream, m_calls[w.call].start, m_calls[w.call].end,
+                                 launchStart(tables.launches.find(w.correlation)));
         launchFlow(w);
         if (w.correlation != 0)
             launchChanges.ids.emplace_back(w.correlation, tables.launches.find(w.correlation));
@@ -508,12 +530,16 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     }
     const auto left = tables.flows.update(std::move(removedFlows), addedFlows);
     c.flows = tables.flows; // shares its chunks
-    // The activity table and the flows by time, and the GPU time of CPU calls (which reads
-    // the flows), on both cores: neither reads what the other writes, and each takes
-    // milliseconds per update for a busy job.
-    shareOut(2, [&](size_t item, int) {
+    // The activity table and the flows by time, the GPU time of CPU calls (which reads the
+    // flows) and the derived lanes, on both cores: none reads what another writes, and each
+    // takes milliseconds per update for a busy job.
+    shareOut(3, [&](size_t item, int) {
         if (item == 1) {
             addGpuTimes(c, order, eventOf, rowKeys, moved, keptEvents, launchChanges, tables);
+            return;
+        }
+        if (item == 2) {
+            tables.lanes.update();
             return;
         }
         std::vector<KernelLaunchShape> shapes(m_kernelShapes.begin(), m_kernelShapes.end());

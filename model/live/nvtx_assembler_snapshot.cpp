@@ -495,6 +495,7 @@ std::shared_ptr<Capture> NvtxAssembler::snapshot(LayoutMemo* memo) const
     }
     if (m_sawAllocations)
         addAllocationTables(c);
+    gpu.lanes.addTo(c); // last, as a file's are made after its tracks (model/gpu/gpu_counters.h)
 
     // Metadata and warnings.
     auto add = [&](const std::string& key, int64_t value) {

@@ -86,12 +86,9 @@ void appendTracks(Capture& c, const Capture& p, int32_t rank, uint32_t trackBase
         c.tracks.push_back(track);
     }
     for (const CounterSeries& series : p.counters) {
-        CounterSeries copy;
+        CounterSeries copy = series; // shares its samples' chunks
         copy.track = TrackId{series.track.value + trackBase};
         copy.unit = reintern(series.unit);
-        for (size_t i = 0; i < series.size(); ++i)
-            copy.add(series.time(i), series.value(i));
-        copy.finish();
         c.counters.push_back(std::move(copy));
     }
     const AllocationTable& a = p.allocations;

@@ -1,7 +1,5 @@
 #include "counter_series.h"
 
-#include "permutation.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,65 +13,101 @@ void CounterSeries::add(int64_t timeNs, double value)
     m_value.push_back(value);
 }
 
+void CounterSeries::truncate(size_t n)
+{
+    m_time.truncate(n);
+    m_value.truncate(n);
+    m_finished = std::min(m_finished, n);
+}
+
+void CounterSeries::orderFrom(size_t first)
+{
+    const size_t n = m_time.size();
+    std::vector<size_t> order(n - first);
+    std::iota(order.begin(), order.end(), first);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_time[a] < m_time[b]; });
+    std::vector<int64_t> times(order.size());
+    std::vector<double> values(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        times[i] = m_time[order[i]];
+        values[i] = m_value[order[i]];
+    }
+    for (size_t i = 0; i < order.size(); ++i) {
+        m_time.edit(first + i) = times[i];
+        m_value.edit(first + i) = values[i];
+    }
+}
+
+template <typename Pick>
+void CounterSeries::buildLevels(const Chunks<double>& values, size_t first, Levels& levels, Pick pick)
+{
+    // Level k's block b summarises the level below's [16b, 16b + 16): from the block holding
+    // the first changed value below, every block is made again.
+    size_t k = 0;
+    for (auto below = [&] { return k == 0 ? &values : &levels[k - 1]; }; below()->size() > kFanOut; ++k) {
+        first /= kFanOut;
+        if (k == levels.size())
+            levels.emplace_back(); // moves the levels: `below` is looked up after
+        const Chunks<double>* belowLevel = below();
+        const size_t blocks = (belowLevel->size() + kFanOut - 1) / kFanOut;
+        Chunks<double>& level = levels[k];
+        level.truncate(first);
+        for (size_t b = level.size(); b < blocks; ++b) {
+            const size_t begin = b * kFanOut, end = std::min(begin + kFanOut, belowLevel->size());
+            double summary = (*belowLevel)[begin];
+            for (size_t i = begin + 1; i < end; ++i)
+                summary = pick(summary, (*belowLevel)[i]);
+            level.push_back(summary);
+        }
+    }
+    levels.resize(k);
+}
+
 void CounterSeries::finish()
 {
-    m_time.shrink_to_fit(); // grown by push_back: give back what doubling reserved
-    m_value.shrink_to_fit();
     const size_t n = m_time.size();
-    if (!std::is_sorted(m_time.begin(), m_time.end())) {
-        const auto order =
-            sortedOrder(n, [&](uint32_t a, uint32_t b) { return m_time[a] < m_time[b]; });
-        permute(m_time, order);
-        permute(m_value, order);
+    size_t first = m_finished;
+    // Samples added since the last finish() go after those there were, or all are ordered again.
+    if (first > 0 && first < n) {
+        int64_t earliest = m_time[first];
+        for (size_t i = first + 1; i < n; ++i)
+            earliest = std::min(earliest, m_time[i]);
+        if (earliest < m_time[first - 1])
+            first = 0;
     }
-    m_maxLevels.clear();
-    m_minLevels.clear();
-    const Column<double>* maxBelow = &m_value;
-    const Column<double>* minBelow = &m_value;
-    // A mean series is drawn from its integral: no level of detail of its extremes.
-    while (level == Level::Maximum && maxBelow->size() > kFanOut) {
-        const size_t blocks = (maxBelow->size() + kFanOut - 1) / kFanOut;
-        Column<double> maxima(blocks), minima(blocks);
-        for (size_t b = 0; b < blocks; ++b) {
-            const size_t first = b * kFanOut, last = std::min(first + kFanOut, maxBelow->size());
-            maxima[b] = *std::max_element(maxBelow->begin() + int64_t(first),
-                                          maxBelow->begin() + int64_t(last));
-            minima[b] = *std::min_element(minBelow->begin() + int64_t(first),
-                                          minBelow->begin() + int64_t(last));
-        }
-        m_maxLevels.push_back(std::move(maxima));
-        m_minLevels.push_back(std::move(minima));
-        maxBelow = &m_maxLevels.back();
-        minBelow = &m_minLevels.back();
-    }
-    m_integral.clear();
+    bool ordered = true;
+    for (size_t i = std::max<size_t>(first, 1); i < n && ordered; ++i)
+        ordered = m_time[i - 1] <= m_time[i];
+    if (!ordered)
+        orderFrom(first);
+    m_time.shrinkToFit(); // grown by push_back: give back what doubling reserved
+    m_value.shrinkToFit();
+    buildLevels(m_value, first, m_maxLevels, [](double a, double b) { return std::max(a, b); });
+    buildLevels(m_value, first, m_minLevels, [](double a, double b) { return std::min(a, b); });
+    m_integral.truncate(level == Level::Mean ? first : 0);
     if (level == Level::Mean) {
-        m_integral.resize(n);
-        double sum = 0;
-        for (size_t i = 0; i < n; ++i) {
-            m_integral[i] = sum;
-            if (i + 1 < n)
-                sum += m_value[i] * double(m_time[i + 1] - m_time[i]);
-        }
+        // integral[i]: the step plot's integral from the first sample to sample i.
+        for (size_t i = first; i < n; ++i)
+            m_integral.push_back(i == 0 ? 0.0 : m_integral[i - 1] + m_value[i - 1] * double(m_time[i] - m_time[i - 1]));
     }
-    m_max = n ? *std::max_element(m_value.begin(), m_value.end()) : 0.0;
-    m_min = n ? *std::min_element(m_value.begin(), m_value.end()) : 0.0;
+    m_finished = n;
+    m_max = n ? maxIn(0, n) : 0.0;
+    m_min = n ? minIn(0, n) : 0.0;
 }
 
 size_t CounterSeries::firstAtOrAfter(int64_t t) const
 {
-    return size_t(std::lower_bound(m_time.begin(), m_time.end(), t) - m_time.begin());
+    return partitionPoint(m_time, [t](int64_t time) { return time < t; });
 }
 
 template <typename Pick>
-double CounterSeries::reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels,
-                             Pick pick) const
+double CounterSeries::reduce(size_t begin, size_t end, const Levels& levels, Pick pick) const
 {
     // Walk up the levels: at each, take the partial blocks at both edges one by one and
     // move to the level above for the whole blocks in between. At most 2 x 15 values per
     // level.
     double result = m_value[begin];
-    const Column<double>* values = &m_value;
+    const Chunks<double>* values = &m_value;
     size_t level = 0;
     while (begin < end) {
         if (end - begin <= 2 * kFanOut || level == levels.size()) {
@@ -119,7 +153,7 @@ double CounterSeries::maxOver(int64_t t0, int64_t t1) const
 double CounterSeries::integralTo(int64_t t) const
 {
     // The last sample at or before t, and the value it holds from there to t.
-    const size_t after = size_t(std::upper_bound(m_time.begin(), m_time.end(), t) - m_time.begin());
+    const size_t after = partitionPoint(m_time, [t](int64_t time) { return time <= t; });
     if (after == 0)
         return 0.0;
     return m_integral[after - 1] + m_value[after - 1] * double(t - m_time[after - 1]);
@@ -134,11 +168,11 @@ double CounterSeries::meanOver(int64_t t0, int64_t t1) const
 
 size_t CounterSeries::residentBytes() const
 {
-    size_t bytes = m_time.capacity() * 8 + m_value.capacity() * 8 + m_integral.capacity() * 8;
+    size_t bytes = m_time.residentBytes() + m_value.residentBytes() + m_integral.residentBytes();
     for (const auto& level : m_maxLevels)
-        bytes += level.capacity() * 8;
+        bytes += level.residentBytes();
     for (const auto& level : m_minLevels)
-        bytes += level.capacity() * 8;
+        bytes += level.residentBytes();
     return bytes;
 }
 

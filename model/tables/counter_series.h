@@ -3,8 +3,13 @@
 // holds until the next sample). Zoomed out, many samples share a pixel; the level of
 // detail keeps each block's maximum and minimum, so a one-sample peak is never lost.
 // Immutable once finish()ed; any thread may read.
+//
+// Kept in chunks that copies share (ChunkedArray): a series that grows from one live
+// snapshot to the next (the GPU's derived lanes, model/gpu/gpu_lanes.h) is copied, cut back
+// where its samples change (truncate()), added to and finished again, and finish() then
+// rebuilds the level of detail and the integral only from the first sample that changed.
 
-#include "../column.h"
+#include "../chunked_array.h"
 #include "../track.h"
 
 #include <cstdint>
@@ -28,8 +33,12 @@ public:
 
     void add(int64_t timeNs, double value);
     // Orders samples by time (stable: equal times keep their order, the last one wins
-    // when drawn) and builds the level of detail. O(n log n), O(n) if already ordered.
+    // when drawn) and builds the level of detail. O(n log n), O(n) if already ordered;
+    // after a finish(), O(k log k) for the k samples added since when none of them goes
+    // before the samples there were (else the whole series is ordered and built again).
     void finish();
+    // Keeps samples [0, n) and drops the rest; add() and finish() go on from there.
+    void truncate(size_t n);
 
     size_t size() const { return m_time.size(); }
     bool empty() const { return m_time.empty(); }
@@ -39,7 +48,7 @@ public:
     // First sample at or after `t`. O(log n).
     size_t firstAtOrAfter(int64_t t) const;
     // Largest and smallest value of samples [begin, end), end > begin. O(log n) through
-    // the level of detail (O(n) for a Level::Mean series, which keeps none).
+    // the level of detail.
     double maxIn(size_t begin, size_t end) const;
     double minIn(size_t begin, size_t end) const;
     // Largest value the step plot takes over [t0, t1): the value holding at t0 and every
@@ -56,15 +65,20 @@ public:
     size_t residentBytes() const;
 
 private:
+    template <typename T> using Chunks = ChunkedArray<T, 8192>; // 64 KiB chunks
+    using Levels = std::vector<Chunks<double>>;
     template <typename Pick>
-    double reduce(size_t begin, size_t end, const std::vector<Column<double>>& levels,
-                  Pick pick) const;
+    double reduce(size_t begin, size_t end, const Levels& levels, Pick pick) const;
+    void orderFrom(size_t first); // sorts samples [first, n) by time, stably
+    template <typename Pick>
+    static void buildLevels(const Chunks<double>& values, size_t first, Levels& levels, Pick pick);
 
     static constexpr size_t kFanOut = 16; // samples per block of the level above
-    Column<int64_t> m_time;
-    Column<double> m_value;
-    std::vector<Column<double>> m_maxLevels, m_minLevels; // level k: blocks of 16^(k+1) samples
-    Column<double> m_integral; // Level::Mean: value × ns up to each sample, from the first
+    Chunks<int64_t> m_time;
+    Chunks<double> m_value;
+    Levels m_maxLevels, m_minLevels; // level k: blocks of 16^(k+1) samples
+    Chunks<double> m_integral; // Level::Mean: value × ns up to each sample, from the first
+    size_t m_finished = 0;     // samples the levels and the integral hold
     double integralTo(int64_t t) const; // of the step plot from the first sample to t
     double m_max = 0, m_min = 0;
 };

@@ -13,6 +13,7 @@
 #include "model/report/json_writer.h"
 #include "model/report/summary_report.h"
 #include "protocol/spanscope_decoder.h"
+#include "support/counter_checks.h"
 #include "support/h5_damage.h"
 
 #include <cupti_driver_cbid.h>
@@ -464,8 +465,10 @@ private slots:
         auto liveLoaded = model::analyzeCapture(live, {nullptr, 0, 1}, {});
         QVERIFY(liveLoaded);
         const QJsonObject before = summaryOf(*liveLoaded);
+        model::LoadOptions withLanes; // and the GPU's derived lanes, made again from the file
+        withLanes.timeline = true;
         for (const std::string& path : {h5, sps}) {
-            auto loaded = model::loadCapture(path);
+            auto loaded = model::loadCapture(path, nullptr, withLanes);
             QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
             const QJsonObject after = summaryOf(loaded.value());
             for (const char* key : {"regions", "pooled", "gpu", "allocations", "threads"})
@@ -479,6 +482,10 @@ private slots:
             for (size_t t = 0; t < c.tracks.size(); ++t)
                 QCOMPARE(model::trackTitle(c, model::TrackId{uint32_t(t)}),
                          model::trackTitle(*live, model::TrackId{uint32_t(t)}));
+            // The lanes the live snapshot made as its work came are the file's, made whole.
+            testing::checkSameCounters(c, *live);
+            if (QTest::currentTestFailed())
+                return;
         }
         QCOMPARE(summaryOf(*liveLoaded).value("gpu").toObject().value("launches_matched").toInt(), 2);
 

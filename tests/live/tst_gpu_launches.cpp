@@ -10,6 +10,7 @@
 #include "model/stats/nesting.h"
 #include "model/track.h"
 #include "support/capture_builder.h"
+#include "support/counter_checks.h"
 #include "support/gpu_time_checks.h"
 #include "support/nvtx_feed.h"
 
@@ -30,6 +31,8 @@
 using namespace spanscope::model;
 using spanscope::model::live::LaunchTable;
 using spanscope::model::live::NvtxAssembler;
+using spanscope::testing::checkLanesAsMadeWhole;
+using spanscope::testing::checkSameCounters;
 using spanscope::testing::Feed;
 using spanscope::testing::gpuTimeDifference;
 using spanscope::testing::rowGpuTimesDifference;
@@ -394,8 +397,15 @@ private slots:
             }
             const QString flows = updatedFlowsDifference(*snapshot);
             QVERIFY2(flows.isEmpty(), qPrintable(QString("round %1: %2").arg(round).arg(flows)));
-            const QString afresh = activityDifference(*a.snapshot(), recorded);
+            const auto fresh = a.snapshot();
+            const QString afresh = activityDifference(*fresh, recorded);
             QVERIFY2(afresh.isEmpty(), qPrintable(QString("round %1, afresh: %2").arg(round).arg(afresh)));
+            // The derived lanes (utilization, three streams' queues), made as the work came,
+            // late launches and relaunches included, are those made whole.
+            QCOMPARE(checkLanesAsMadeWhole(*snapshot), size_t(4));
+            checkSameCounters(*snapshot, *fresh);
+            if (QTest::currentTestFailed())
+                return;
         }
     }
 

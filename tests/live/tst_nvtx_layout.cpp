@@ -9,6 +9,7 @@
 #include "model/timeline/timeline_index.h"
 #include "support/same_stats.h"
 #include "support/nvtx_feed.h"
+#include "support/counter_checks.h"
 #include "support/nvtx_layout_checks.h"
 
 #include <QTest>
@@ -486,6 +487,8 @@ private slots:
                 checkSameLayout(*kept, *fresh);
                 checkTracksAsAssigned(*kept);
                 checkSameLists(*kept, *fresh);
+                checkSameCounters(*kept, *fresh);
+                checkLanesAsMadeWhole(*kept);
                 if (QTest::currentTestFailed())
                     return;
                 const bool fromMemo = memo.relayouts > 0;
