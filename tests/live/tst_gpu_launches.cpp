@@ -271,6 +271,9 @@ private slots:
         QVERIFY(stepGpu > 0);
         const QString sums = rowGpuTimesDifference(*c); // each row's sum saturates
         QVERIFY2(sums.isEmpty(), qPrintable(sums));
+        // The lanes hold times at the ends of int64 as the whole walk does: a utilization and
+        // two streams' queues (stream 2's work is launched by the call carrying its id).
+        QCOMPARE(checkLanesAsMadeWhole(*c), size_t(3));
     }
 
     // A live job's kernels (five names, a few shapes and some of their own), copies,

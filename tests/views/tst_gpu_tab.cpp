@@ -246,6 +246,41 @@ private slots:
         QCOMPARE(gpu.streamTable()->model()->rowCount(), 2);
     }
 
+    // A live capture's updates are analysed while the page shows; one that comes while it
+    // is hidden waits for it to be shown (the job's machine pays for no page nobody sees).
+    void aHiddenPageAnalysesTheNewestSnapshotWhenShown()
+    {
+        const auto first = load("tiny-two-streams.json.gz");
+        const auto newer = load("tiny-two-streams.json.gz"); // as a later snapshot would be
+        QTabWidget tabs;
+        auto* gpu = new views::GpuView;
+        tabs.addTab(gpu, QStringLiteral("GPU"));
+        tabs.addTab(new QLabel(QStringLiteral("regions")), QStringLiteral("Regions"));
+        tabs.show();
+        QSignalSpy finished(gpu, &views::GpuView::analysisFinished);
+        gpu->setCapture(first.capture);
+        QVERIFY(finished.wait(kAnalysisTimeoutMs));
+        const auto shownFirst = gpu->analysis();
+
+        tabs.setCurrentIndex(1);
+        QVERIFY(!gpu->isVisible());
+        gpu->setCapture(newer.capture, true);
+        QVERIFY(gpu->stale());
+        QVERIFY(!gpu->analysing());
+        QCOMPARE(gpu->analysis(), shownFirst); // what it showed stays until shown again
+
+        tabs.setCurrentIndex(0);
+        QVERIFY(!gpu->stale());
+        QVERIFY(finished.wait(kAnalysisTimeoutMs));
+        QVERIFY(gpu->analysis() != shownFirst);
+        QCOMPARE(gpu->streamTable()->model()->rowCount(), 2);
+
+        // While the page shows, an update is analysed at once.
+        gpu->setCapture(first.capture, true);
+        QVERIFY(!gpu->stale());
+        QVERIFY(finished.wait(kAnalysisTimeoutMs));
+    }
+
     // A capture without GPU work has no GPU page, and the regions show alone.
     void aCpuCaptureHasNoGpuPage()
     {

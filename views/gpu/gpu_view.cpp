@@ -220,6 +220,7 @@ bool GpuView::analysing() const
 void GpuView::setCapture(std::shared_ptr<const model::Capture> capture, bool update)
 {
     m_capture = std::move(capture);
+    m_stale = false;
     if (!update) {
         m_job->cancel(); // another capture: what is being analysed is of no use
         m_pending = false;
@@ -240,7 +241,28 @@ void GpuView::setCapture(std::shared_ptr<const model::Capture> capture, bool upd
         m_message->setText(tr("Analysing the GPU work…"));
         m_stack->setCurrentWidget(m_message);
     }
+    // A live capture's update: analysed (seconds for a large job, on a core the job and the
+    // viewer's own updates need) only where someone looks at it; the first analysis always,
+    // so that the tab is ready when shown.
+    if (update && m_analysis && !followsUpdates()) {
+        m_stale = true;
+        return;
+    }
     analyse();
+}
+
+bool GpuView::followsUpdates() const
+{
+    return isVisible() || m_showPath->isChecked();
+}
+
+void GpuView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        analyse();
+    }
 }
 
 void GpuView::setKernelClasses(const model::analysis::KernelClasses& classes)
@@ -265,6 +287,10 @@ void GpuView::analyse()
         },
         [this](std::shared_ptr<const GpuAnalysis> analysis) {
             showAnalysis(std::move(analysis));
+            if (m_pending && !followsUpdates()) { // the tab was hidden meanwhile
+                m_pending = false;
+                m_stale = true;
+            }
             if (m_pending)
                 analyse(); // the newest snapshot or classes
         });

@@ -4,7 +4,9 @@
 // compute / communication / memory / idle with their figures, the launch latency and its
 // histogram, the streams with their gaps and queues, the largest gaps (activate one to zoom
 // the timeline to it), and the critical path's split with a button that draws it on the
-// timeline. A live capture's every update is analysed again. GUI thread only.
+// timeline. A live capture's every update is analysed again while the tab shows or its
+// path is drawn (else once the tab is shown: a hidden tab costs the job's machine nothing).
+// GUI thread only.
 
 #include "model/analysis/gpu_analysis.h"
 #include "model/capture.h"
@@ -36,7 +38,8 @@ public:
     ~GpuView() override;
 
     // Analyses `capture` (null: nothing) in the background; `update`: a newer snapshot of
-    // the same capture (keeps the chosen device and the drawn path).
+    // the same capture (keeps the chosen device and the drawn path), analysed when the tab
+    // shows or its path is drawn, else when it is shown next (stale()).
     void setCapture(std::shared_ptr<const model::Capture> capture, bool update = false);
     // The kernel classes the analyses use (Settings › Kernel classes); analyses again.
     void setKernelClasses(const model::analysis::KernelClasses& classes);
@@ -46,6 +49,8 @@ public:
     // The last finished analysis (null before the first, or without a capture).
     const std::shared_ptr<const model::analysis::GpuAnalysis>& analysis() const { return m_analysis; }
     bool analysing() const;
+    // A newer snapshot than the one analysed waits for the tab to be shown.
+    bool stale() const { return m_stale; }
     const model::analysis::DeviceFigures* currentDevice() const;
     const model::analysis::CriticalPath* currentPath() const;
 
@@ -67,7 +72,12 @@ signals:
     void criticalPathChanged(std::shared_ptr<const model::analysis::CriticalPath> path);
     void analysisFinished();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // Whether updates are analysed as they come: the tab shows, or its path is drawn.
+    bool followsUpdates() const;
     void analyse();
     void showAnalysis(std::shared_ptr<const model::analysis::GpuAnalysis> analysis);
     void showDevice();
@@ -80,6 +90,7 @@ private:
     // A newer snapshot arrived while one was analysed: analysed once that one is done (one
     // analysis at a time, so a live capture's updates never pile up work).
     bool m_pending = false;
+    bool m_stale = false; // the newest snapshot waits for the tab to be shown
 
     QStackedWidget* m_stack = nullptr;
     QLabel* m_message = nullptr;
