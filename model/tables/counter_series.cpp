@@ -84,15 +84,30 @@ void CounterSeries::finish()
     m_value.shrinkToFit();
     buildLevels(m_value, first, m_maxLevels, [](double a, double b) { return std::max(a, b); });
     buildLevels(m_value, first, m_minLevels, [](double a, double b) { return std::min(a, b); });
-    m_integral.truncate(level == Level::Mean ? first : 0);
-    if (level == Level::Mean) {
-        // integral[i]: the step plot's integral from the first sample to sample i.
-        for (size_t i = first; i < n; ++i)
-            m_integral.push_back(i == 0 ? 0.0 : m_integral[i - 1] + m_value[i - 1] * double(m_time[i] - m_time[i - 1]));
-    }
+    if (level == Level::Mean)
+        integrateFrom(first);
+    else
+        m_integral.truncate(0);
     m_finished = n;
     m_max = n ? maxIn(0, n) : 0.0;
     m_min = n ? minIn(0, n) : 0.0;
+}
+
+void CounterSeries::integrateFrom(size_t first)
+{
+    // The entries at samples before `first` hold; the sum goes on from the last of them.
+    const size_t n = m_time.size();
+    m_integral.truncate((first + kIntegralStep - 1) / kIntegralStep);
+    if (m_integral.empty() && n > 0)
+        m_integral.push_back(0.0);
+    if (m_integral.empty())
+        return;
+    double sum = m_integral.back();
+    for (size_t j = (m_integral.size() - 1) * kIntegralStep; j + 1 < n; ++j) {
+        sum += m_value[j] * double(m_time[j + 1] - m_time[j]);
+        if ((j + 1) % kIntegralStep == 0)
+            m_integral.push_back(sum);
+    }
 }
 
 size_t CounterSeries::firstAtOrAfter(int64_t t) const
@@ -156,7 +171,11 @@ double CounterSeries::integralTo(int64_t t) const
     const size_t after = partitionPoint(m_time, [t](int64_t time) { return time <= t; });
     if (after == 0)
         return 0.0;
-    return m_integral[after - 1] + m_value[after - 1] * double(t - m_time[after - 1]);
+    const size_t k = after - 1;
+    double sum = m_integral[k / kIntegralStep];
+    for (size_t j = k - k % kIntegralStep; j < k; ++j)
+        sum += m_value[j] * double(m_time[j + 1] - m_time[j]);
+    return sum + m_value[k] * double(t - m_time[k]);
 }
 
 double CounterSeries::meanOver(int64_t t0, int64_t t1) const

@@ -27,7 +27,7 @@ public:
     bool derived = false;
     // How a pixel column that holds several samples is drawn: their largest value (a peak
     // is never lost), or the step plot's mean over it (a busy fraction; finish() then keeps
-    // the running integral, 8 bytes per sample).
+    // the running integral at every 16th sample, half a byte per sample).
     enum class Level : uint8_t { Maximum, Mean };
     Level level = Level::Maximum;
 
@@ -77,9 +77,13 @@ private:
     Chunks<int64_t> m_time;
     Chunks<double> m_value;
     Levels m_maxLevels, m_minLevels; // level k: blocks of 16^(k+1) samples
-    Chunks<double> m_integral; // Level::Mean: value × ns up to each sample, from the first
+    // Level::Mean: value × ns from the first sample to sample k · kIntegralStep, per k; a
+    // sample's own is summed on from there, in the same order, so to the same bits.
+    static constexpr size_t kIntegralStep = 16;
+    Chunks<double> m_integral;
     size_t m_finished = 0;     // samples the levels and the integral hold
     double integralTo(int64_t t) const; // of the step plot from the first sample to t
+    void integrateFrom(size_t first);   // m_integral from sample `first` on
     double m_max = 0, m_min = 0;
 };
 
