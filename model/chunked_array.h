@@ -121,8 +121,10 @@ public:
     // are full-length, from the pool).
     void shrinkToFit()
     {
-        if (m_chunks.size() == 1 && m_chunks[0].use_count() == 1)
+        if (m_chunks.size() == 1 && m_chunks[0].use_count() == 1) {
+            std::atomic_thread_fence(std::memory_order_acquire); // as own(): after the others' reads
             m_chunks[0]->shrink_to_fit();
+        }
     }
 
     // Chunk by chunk, for arrays derived from another chunk by chunk (a coarser level of a

@@ -69,19 +69,19 @@ void GpuLaneBuilder::addActivity(int32_t rank, int32_t deviceId, int64_t streamI
     }
 }
 
-void GpuLaneBuilder::relaunch(int32_t rank, int32_t deviceId, int64_t streamId, int64_t start, int64_t before,
-                              int64_t after)
+void GpuLaneBuilder::relaunch(int32_t rank, int32_t deviceId, int64_t streamId, int64_t activityStart,
+                              int64_t before, int64_t after)
 {
     if (streamId < 0 || before == after)
         return;
     Stream& s = stream(device(rank, deviceId), streamId);
     if (before != kNoLaunch) {
         s.removedLaunches.push_back(before);
-        s.removedStarts.push_back(start);
+        s.removedStarts.push_back(activityStart);
     }
     if (after != kNoLaunch) {
         s.addedLaunches.push_back(after);
-        s.addedStarts.push_back(start);
+        s.addedStarts.push_back(activityStart);
     }
 }
 

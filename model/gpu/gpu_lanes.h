@@ -7,7 +7,7 @@
 // not what the job holds: each series is rewritten from the earliest time that changed on,
 // and its samples before that stay shared with the series of the snapshots before
 // (CounterSeries keeps chunks that copies share). Exactly what the whole walk gives, in any
-// order of arrival. One thread.
+// order of arrival. One thread at a time.
 
 #include "../capture.h"
 #include "../chunked_array.h"
@@ -32,14 +32,15 @@ public:
     // An activity of (rank, device) on `stream` (< 0: none known) over [start, end) ns,
     // launched by a call that started at `launchStart` (kNoLaunch: none known).
     void addActivity(int32_t rank, int32_t device, int64_t stream, int64_t start, int64_t end, int64_t launchStart);
-    // An activity added before now has a launch call starting at `after` instead of `before`
-    // (either may be kNoLaunch).
-    void relaunch(int32_t rank, int32_t device, int64_t stream, int64_t start, int64_t before, int64_t after);
+    // An activity added before now, starting at `activityStart`, has a launch call starting
+    // at `after` instead of `before` (either may be kNoLaunch).
+    void relaunch(int32_t rank, int32_t device, int64_t stream, int64_t activityStart, int64_t before, int64_t after);
     // Brings the series up to date with what was added. O(k log k + s) for k changes and the
     // s samples from the earliest change on.
     void update();
-    // Adds the series as derived counters of `capture` (tracks included): per device, by
-    // (rank, device), its utilization, then each stream's queue by stream id. O(chunks).
+    // Adds the series as derived counters of `capture`, each on a track of its own: per
+    // device, by (rank, device), its utilization, then each stream's queue by stream id.
+    // Shares the series' chunks: O(chunks + series).
     void addTo(Capture& capture) const;
 
 private:

@@ -407,8 +407,9 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
                 launchChanges.ids.emplace_back(work.correlation, before); // relaunched
         }
     // The GPU's derived lanes (model/gpu/gpu_lanes.h) take in what changed: each activity
-    // taken in before whose launch changed, from the launch it had at the last update (an
-    // id's first change here names it), then the activities that arrived since.
+    // taken in before whose launch changed, from the launch the lanes hold (the `before` of
+    // its id's first change in this update) to the one it has now; then the activities that
+    // arrived since.
     auto launchStart = [&](uint32_t call) {
         return call == LaunchTable::kNone ? GpuLaneBuilder::kNoLaunch : m_calls[call].start;
     };

@@ -2,7 +2,8 @@
 // A counter: samples (time, value) on one Counter track, drawn as a step plot (a value
 // holds until the next sample). Zoomed out, many samples share a pixel; the level of
 // detail keeps each block's maximum and minimum, so a one-sample peak is never lost.
-// Immutable once finish()ed; any thread may read.
+// Read only after finish() (between truncate() or add() and finish() the level of detail
+// is stale); any thread may read a finished copy while another thread changes the original.
 //
 // Kept in chunks that copies share (ChunkedArray): a series that grows from one live
 // snapshot to the next (the GPU's derived lanes, model/gpu/gpu_lanes.h) is copied, cut back

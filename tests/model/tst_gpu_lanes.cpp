@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -42,6 +44,54 @@ struct Work
     int32_t device;
     int64_t stream, start, end, launch;
 };
+
+// The lanes by their definitions, written apart from the builder (which files and live
+// streams share): per device the union of its non-empty work as (start, 1), (end, 0); per
+// stream of launched work the depth after every change at each time, starts leaving before
+// launches join. In the builder's order: per device its utilization, then its queues.
+std::vector<std::pair<std::string, std::vector<std::pair<int64_t, double>>>> referenceLanes(const std::vector<Work>& work)
+{
+    std::map<int32_t, std::vector<std::pair<int64_t, int64_t>>> busy;
+    std::map<int32_t, std::map<int64_t, std::vector<std::pair<int64_t, int>>>> changes; // (time, 0 start / 1 launch)
+    for (const Work& w : work) {
+        auto& intervals = busy[w.device];
+        if (w.end > w.start)
+            intervals.emplace_back(w.start, w.end);
+        if (w.stream >= 0 && w.launch != GpuLaneBuilder::kNoLaunch) {
+            changes[w.device][w.stream].emplace_back(w.start, 0);
+            changes[w.device][w.stream].emplace_back(w.launch, 1);
+        }
+    }
+    std::vector<std::pair<std::string, std::vector<std::pair<int64_t, double>>>> lanes;
+    for (auto& [device, intervals] : busy) {
+        std::sort(intervals.begin(), intervals.end());
+        std::vector<std::pair<int64_t, int64_t>> merged;
+        for (const auto& i : intervals) {
+            if (!merged.empty() && i.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, i.second);
+            else
+                merged.push_back(i);
+        }
+        std::vector<std::pair<int64_t, double>> samples;
+        for (const auto& [start, end] : merged) {
+            samples.emplace_back(start, 1.0);
+            samples.emplace_back(end, 0.0);
+        }
+        lanes.emplace_back("GPU utilization", samples);
+        for (auto& [stream, events] : changes[device]) {
+            std::sort(events.begin(), events.end());
+            std::vector<std::pair<int64_t, double>> queue;
+            int64_t depth = 0;
+            for (size_t i = 0; i < events.size(); ++i) {
+                depth += events[i].second == 0 ? -1 : 1;
+                if (i + 1 == events.size() || events[i + 1].first != events[i].first)
+                    queue.emplace_back(events[i].first, double(std::max<int64_t>(0, depth)));
+            }
+            lanes.emplace_back("stream " + std::to_string(stream) + " queue", queue);
+        }
+    }
+    return lanes;
+}
 
 } // namespace
 
@@ -178,6 +228,13 @@ private slots:
                 whole.update();
                 const model::Capture shown = lanesOf(grown);
                 testing::checkSameCounters(shown, lanesOf(whole));
+                const auto reference = referenceLanes(given);
+                QCOMPARE(shown.counters.size(), reference.size());
+                for (size_t i = 0; i < reference.size(); ++i) {
+                    QCOMPARE(std::string(shown.strings.text(shown.tracks[shown.counters[i].track.value].name)),
+                             reference[i].first);
+                    QVERIFY2(samples(shown.counters[i]) == reference[i].second, reference[i].first.c_str());
+                }
                 if (QTest::currentTestFailed())
                     return;
                 earlier.push_back(shown);

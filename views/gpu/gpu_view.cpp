@@ -259,10 +259,8 @@ bool GpuView::followsUpdates() const
 void GpuView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_stale) {
-        m_stale = false;
+    if (m_stale)
         analyse();
-    }
 }
 
 void GpuView::setKernelClasses(const model::analysis::KernelClasses& classes)
@@ -281,6 +279,7 @@ void GpuView::analyse()
         return;
     }
     m_pending = false;
+    m_stale = false; // the newest snapshot is analysed now
     m_job->run(
         [capture = m_capture, classes = m_classes] {
             return std::make_shared<const GpuAnalysis>(model::analysis::analyzeGpu(*capture, classes));
