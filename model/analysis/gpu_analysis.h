@@ -3,7 +3,7 @@
 // launch latency, streams and largest gaps, and per rank the critical path
 // (docs/gpu-analyses.md). One implementation for the CLI, the GPU tab and comparison; a pure
 // function of the capture, so imported, saved and live captures get the same answers.
-// No Qt. Any thread.
+// No Qt. Any thread; it takes a second core for part of the work where there is one.
 
 #include "critical_path.h"
 #include "device_figures.h"

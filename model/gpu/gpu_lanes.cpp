@@ -88,8 +88,10 @@ void GpuLaneBuilder::relaunch(int32_t rank, int32_t deviceId, int64_t streamId, 
 void GpuLaneBuilder::Device::update()
 {
     if (!added.empty()) {
-        std::sort(added.begin(), added.end(),
-                  [](const Interval& a, const Interval& b) { return a.start < b.start || (a.start == b.start && a.end < b.end); });
+        // Work arrives nearly in order: sorted only where it is not.
+        auto before = [](const Interval& a, const Interval& b) { return a.start < b.start || (a.start == b.start && a.end < b.end); };
+        if (!std::is_sorted(added.begin(), added.end(), before))
+            std::sort(added.begin(), added.end(), before);
         // The series is the union's intervals as (start, 1), (end, 0): from the first interval
         // that ends at or after the earliest added start (one touching it merges with it),
         // the union is made again of the intervals there and the added ones.
@@ -129,7 +131,8 @@ void GpuLaneBuilder::Stream::update()
     if (addedLaunches.empty() && removedLaunches.empty())
         return;
     for (auto* changes : {&addedLaunches, &removedLaunches, &addedStarts, &removedStarts})
-        std::sort(changes->begin(), changes->end());
+        if (!std::is_sorted(changes->begin(), changes->end()))
+            std::sort(changes->begin(), changes->end());
     // What was added and removed again since the last update (a launch changed twice, or
     // work relaunched as it came) is neither: the removal would find nothing to remove.
     auto cancel = [](std::vector<int64_t>& added, std::vector<int64_t>& removed) {
