@@ -415,16 +415,16 @@ void NvtxAssembler::addGpuTables(Capture& c, const Column<uint32_t>& order, cons
     };
     auto laneOf = [&](const GpuWork& w) -> const TrackOwner& { return m_trackOwners[w.track]; };
     std::unordered_set<uint32_t> relaunched;
-    for (const auto& [correlation, before] : launchChanges.ids) {
+    for (const auto& change : launchChanges.ids) {
+        const uint32_t correlation = change.first; // not bindings: clang 14 lambdas cannot capture those
         workNaming(correlation, [&](uint32_t work) { flowsChanged.emplace_back(work, UINT32_MAX); });
         if (!relaunched.insert(correlation).second)
             continue;
-        const uint32_t now = tables.launches.find(correlation);
+        const int64_t before = launchStart(change.second), now = launchStart(tables.launches.find(correlation));
         workNaming(correlation, [&](uint32_t work) {
             const GpuWork& w = m_gpuWork[work];
             const TrackOwner& lane = laneOf(w);
-            tables.lanes.relaunch(0, lane.device, lane.stream, m_calls[w.call].start, launchStart(before),
-                                  launchStart(now));
+            tables.lanes.relaunch(0, lane.device, lane.stream, m_calls[w.call].start, before, now);
         });
     }
     // Each piece of work's flow changes once: where it moved, from its event then.
