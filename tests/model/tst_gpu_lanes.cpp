@@ -143,7 +143,7 @@ private slots:
             grown.level = level;
             std::vector<std::pair<int64_t, double>> want;
             int64_t t = 0;
-            for (int round = 0; round < 40; ++round) {
+            for (int round = 0; round < 26; ++round) {
                 const CounterSeries before = grown;
                 const auto beforeSamples = want;
                 // Cut back a little (or, now and then, to the start), then add, sometimes
@@ -152,7 +152,7 @@ private slots:
                 grown.truncate(keep);
                 want.resize(keep);
                 t = want.empty() ? 0 : want.back().first;
-                const int added = int(random() % 30000);
+                const int added = int(random() % 12000); // ~150,000 samples by the end: many chunks
                 for (int i = 0; i < added; ++i) {
                     t += int64_t(random() % 3); // equal times too
                     const int64_t at = round % 7 == 3 && i == added / 2 ? t / 2 : t;
