@@ -19,6 +19,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -68,6 +69,8 @@ private slots:
         QVERIFY(gpu->latencyLine()->text().contains(QStringLiteral("87 launches started before")));
         QCOMPARE(gpu->streamTable()->model()->rowCount(), 5);
         QCOMPARE(gpu->gapTable()->model()->rowCount(), 20);
+        // Every stream figure in view at 1400x900, the max queue last: no scrolling sideways.
+        QTRY_COMPARE(gpu->streamTable()->horizontalScrollBar()->maximum(), 0);
         const auto& bins = gpu->latencyHistogram()->bins();
         uint64_t launches = 0, negative = 0;
         for (size_t i = 0; i < bins.positive.size(); ++i) {

@@ -14,12 +14,15 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace spanscope::views {
 
@@ -226,6 +229,7 @@ void GpuView::setCapture(std::shared_ptr<const model::Capture> capture, bool upd
         m_pending = false;
         m_analysis.reset();
         m_showPath->setChecked(false);
+        m_tablesFitted = false;
     }
     if (!m_capture || !hasGpuWork(*m_capture)) {
         m_job->cancel();
@@ -259,6 +263,8 @@ bool GpuView::followsUpdates() const
 void GpuView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    // After the layout has given the tables their widths.
+    QMetaObject::invokeMethod(this, [this] { fitStreamColumns(); }, Qt::QueuedConnection);
     if (m_stale)
         analyse();
 }
@@ -409,6 +415,27 @@ void GpuView::showDevice()
     m_showPath->setEnabled(path != nullptr);
     for (QTableView* table : {m_streamTable, m_gapTable})
         table->resizeColumnsToContents();
+    fitStreamColumns();
+}
+
+void GpuView::fitStreamColumns()
+{
+    // Once per capture, where the page shows: the stream table gets the width its columns
+    // take (every figure in view, max queue last), the gaps (whose names elide) the rest, if
+    // that leaves them a third; a splitter the user moved then stays where they put it.
+    if (m_tablesFitted || !m_tables->isVisible() || m_streams->rowCount() == 0)
+        return;
+    const QHeaderView* header = m_streamTable->horizontalHeader();
+    const int last = header->count() - 1;
+    int needed = 2 * m_streamTable->frameWidth() + m_streamTable->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < last; ++c)
+        needed += header->sectionSize(c);
+    const QAbstractItemView* view = m_streamTable; // sizeHintForColumn is public there
+    needed += std::max(view->sizeHintForColumn(last), header->sectionSizeHint(last));
+    const int total = m_tables->width() - m_tables->handleWidth();
+    if (needed <= total * 2 / 3 && needed > m_tables->sizes().value(0))
+        m_tables->setSizes({needed, total - needed});
+    m_tablesFitted = true;
 }
 
 void GpuView::emitPath()

@@ -82,6 +82,7 @@ private:
     void showAnalysis(std::shared_ptr<const model::analysis::GpuAnalysis> analysis);
     void showDevice();
     void emitPath();
+    void fitStreamColumns();
 
     std::shared_ptr<const model::Capture> m_capture;
     std::shared_ptr<const model::analysis::GpuAnalysis> m_analysis;
@@ -91,6 +92,7 @@ private:
     // analysis at a time, so a live capture's updates never pile up work).
     bool m_pending = false;
     bool m_stale = false; // the newest snapshot waits for the tab to be shown
+    bool m_tablesFitted = false; // the stream table was given its columns' width (once per capture)
 
     QStackedWidget* m_stack = nullptr;
     QLabel* m_message = nullptr;
