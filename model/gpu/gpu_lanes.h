@@ -27,6 +27,7 @@ uint64_t gpuLaneBusyNs();
 class GpuLaneBuilder
 {
 public:
+    // No launch call known. A call starting at INT64_MIN (only a damaged source's) reads so.
     static constexpr int64_t kNoLaunch = INT64_MIN;
 
     // An activity of (rank, device) on `stream` (< 0: none known) over [start, end) ns,

@@ -1,11 +1,25 @@
 #include "counter_series.h"
 
+#include "../stats/saturating.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 namespace spanscope::model {
+
+namespace {
+
+// Value × ns from sample j to sample j + 1 of a series' columns; saturating, as a damaged
+// source's times may lie 2^63 ns apart.
+template <typename Times, typename Values>
+double stepArea(const Times& time, const Values& value, size_t j)
+{
+    return value[j] * double(subtractSaturating(time[j + 1], time[j]));
+}
+
+} // namespace
 
 void CounterSeries::add(int64_t timeNs, double value)
 {
@@ -104,7 +118,7 @@ void CounterSeries::integrateFrom(size_t first)
         return;
     double sum = m_integral.back();
     for (size_t j = (m_integral.size() - 1) * kIntegralStep; j + 1 < n; ++j) {
-        sum += m_value[j] * double(m_time[j + 1] - m_time[j]);
+        sum += stepArea(m_time, m_value, j);
         if ((j + 1) % kIntegralStep == 0)
             m_integral.push_back(sum);
     }
@@ -174,15 +188,15 @@ double CounterSeries::integralTo(int64_t t) const
     const size_t k = after - 1;
     double sum = m_integral[k / kIntegralStep];
     for (size_t j = k - k % kIntegralStep; j < k; ++j)
-        sum += m_value[j] * double(m_time[j + 1] - m_time[j]);
-    return sum + m_value[k] * double(t - m_time[k]);
+        sum += stepArea(m_time, m_value, j);
+    return sum + m_value[k] * double(subtractSaturating(t, m_time[k]));
 }
 
 double CounterSeries::meanOver(int64_t t0, int64_t t1) const
 {
     if (level != Level::Mean || m_time.empty() || t1 <= t0)
         return std::numeric_limits<double>::quiet_NaN();
-    return (integralTo(t1) - integralTo(t0)) / double(t1 - t0);
+    return (integralTo(t1) - integralTo(t0)) / double(subtractSaturating(t1, t0));
 }
 
 size_t CounterSeries::residentBytes() const

@@ -133,6 +133,30 @@ private slots:
         QCOMPARE(samples(lanesOf(lanes).counters[1]), (S{{10, 1}, {50, 2}, {100, 1}, {200, 0}}));
     }
 
+    // Times at the ends of int64 (a damaged source's) give figures, not undefined
+    // arithmetic (UndefinedBehaviorSanitizer checks the suite): the lanes stay exact, the
+    // means over spans wider than int64 saturate.
+    void timesAtTheEndsOfInt64AreHeld()
+    {
+        GpuLaneBuilder lanes;
+        lanes.addActivity(0, 0, 1, INT64_MIN, INT64_MAX, INT64_MIN);
+        lanes.addActivity(0, 0, 1, 0, 10, INT64_MAX);
+        lanes.addActivity(0, 0, 1, INT64_MAX, INT64_MAX, 5);
+        lanes.update();
+        const model::Capture c = lanesOf(lanes);
+        QCOMPARE(c.counters.size(), size_t(2));
+        const CounterSeries& busy = c.counters[0];
+        QCOMPARE(samples(busy), (std::vector<std::pair<int64_t, double>>{{INT64_MIN, 1.0}, {INT64_MAX, 0.0}}));
+        const double mean = busy.meanOver(INT64_MIN, INT64_MAX);
+        QVERIFY(mean > 0.99 && mean <= 1.0);
+        // Inside it the integral from the first sample saturates: a figure in [0, 1], not exact.
+        const double inside = busy.meanOver(-100, 100);
+        QVERIFY(inside >= 0.0 && inside <= 1.0);
+        // A launch at INT64_MIN is kNoLaunch: that work is in no queue. At INT64_MAX the start
+        // leaves before the launch joins; the work launched last started at 0.
+        QCOMPARE(samples(c.counters[1]), (std::vector<std::pair<int64_t, double>>{{0, 0.0}, {5, 0.0}, {INT64_MAX, 0.0}}));
+    }
+
     // A series cut back and grown holds what one finished whole holds, its level of detail
     // and integral included; a copy made before keeps its samples.
     void aSeriesGrownInPlaceEqualsOneFinishedWhole()
